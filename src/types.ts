@@ -1,0 +1,49 @@
+/** 1-based positions, columns counted in UTF-16 code units like ESLint. */
+export interface Loc {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export type Severity = 'error' | 'warn';
+export type SeveritySetting = Severity | 'off';
+
+export interface Related {
+  file: string;
+  line: number;
+  column?: number;
+  message?: string;
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  /** Repository-relative, forward slashes. */
+  file: string;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  message: string;
+  related?: Related[];
+}
+
+export interface RuleDocs {
+  description: string;
+  url: string;
+}
+
+export interface Summary {
+  errors: number;
+  warnings: number;
+  files: number;
+  rules: number;
+  ms: number;
+  suppressed?: number;
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  summary: Summary;
+}
