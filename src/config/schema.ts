@@ -1,0 +1,204 @@
+import * as z from 'zod';
+import { RULE_IDS } from '../../rules/ids.js';
+import type { SeveritySetting } from '../types.js';
+
+/**
+ * Config files searched in the working directory, first match wins. When none exists, the
+ * `"tripwire"` key of package.json ({@link PACKAGE_JSON_KEY}) is read; parent directories are
+ * never searched. Both files are JSONC: comments and trailing commas are allowed.
+ */
+export const CONFIG_FILE_NAMES = ['tripwire.config.json', 'tripwire.config.jsonc'] as const;
+
+/** The package.json key that may hold the configuration instead of a config file. */
+export const PACKAGE_JSON_KEY = 'tripwire';
+
+export const SEVERITY_SETTINGS = ['error', 'warn', 'off'] as const satisfies readonly SeveritySetting[];
+
+const name = () => z.string().min(1);
+const strings = (description: string) => z.array(name()).default([]).meta({ description });
+
+// One object with a refinement rather than a union of `{ file, export }` and `{ file, path }`:
+// zod returns only the union member whose sole failure is an unknown key, so `"export": 5`
+// would be reported as `unknown key "export"` instead of `expected string, received number`.
+const mapRefShape = {
+  /** @example "test/helpers/touchfiles.ts" */
+  file: name().meta({ description: 'The map file (TS/JS, JSON or YAML), relative to the config file.' }),
+  /** @example "E2E_TOUCHFILES" */
+  export: name().optional().meta({ description: 'The exported binding that holds the map, in a TS/JS file.' }),
+  /** @example "evals.touchfiles" */
+  path: name()
+    .optional()
+    .meta({ description: 'Dot path to the map inside a JSON/YAML file; omit it for the whole document.' }),
+};
+const exportOrPath = (ref: { export?: string; path?: string }) => ref.export === undefined || ref.path === undefined;
+const exportOrPathError = {
+  message: 'set either "export" (a TS/JS binding) or "path" (a JSON/YAML dot path), not both',
+};
+// Editors cannot run the refinement, so schema.json says the same thing.
+const exportOrPathMeta = { not: { required: ['export', 'path'] } };
+
+const touchfilesRef = z
+  .strictObject(mapRefShape)
+  .refine(exportOrPath, exportOrPathError)
+  .meta({ description: 'A map from paid test id to the globs of the files whose change selects it.', ...exportOrPathMeta });
+
+const testIdSchema = z.strictObject({
+  /** @example "runEval" */
+  call: name().meta({ description: 'The function whose call declares a paid test.' }),
+  /** @example 0 */
+  arg: z.int().min(0).default(0).meta({ description: 'Index of the argument that holds the test id.' }),
+  /** @example "name" */
+  property: name()
+    .optional()
+    .meta({ description: 'When that argument is an object, the property that holds the id.' }),
+});
+
+const selfGateSchema = z.union(
+  [
+    z.strictObject({
+      /** @example "EVALS_TIER" */
+      env: name().meta({ description: 'Environment variable a test file compares with a tier name.' }),
+    }),
+    z.strictObject({
+      /** @example "describeTier" */
+      call: name().meta({ description: 'Helper whose call gates a test file on a tier.' }),
+      /** @example 0 */
+      arg: z.int().min(0).default(0).meta({ description: 'Index of the argument that names the tier.' }),
+    }),
+  ],
+  { error: 'expected { "env": string } or { "call": string, "arg"?: integer }' },
+);
+
+const testsSchema = z.strictObject({
+  /** @example ["test/**\/*.test.ts"] */
+  include: z
+    .array(name())
+    .default(['**/*.{test,spec}.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'])
+    .meta({ description: 'Globs of every test file, relative to the config file.' }),
+  /** @example ["test/e2e-*.test.ts"] */
+  paid: strings('Globs of the paid test files; the free ones are `include` minus `paid`.'),
+  /** @example [{ "call": "runEval", "arg": 0, "property": "name" }, { "call": "describeIfSelected" }] */
+  ids: z
+    .array(testIdSchema)
+    .default([])
+    .meta({ description: 'How a paid test declares its id, the key of the touchfile and tier maps.' }),
+  /** @example [{ "env": "EVALS_TIER" }, { "call": "describeTier", "arg": 0 }] */
+  selfGate: z
+    .array(selfGateSchema)
+    .default([])
+    .meta({ description: 'How a paid test file gates itself on a tier; it must agree with the declared tier.' }),
+});
+
+const paidSchema = z.strictObject({
+  /** @example ["@acme/llm-sdk"] */
+  modules: strings('Module specifiers whose import is a paid call (model SDKs).'),
+  /** @example ["acme-cli"] */
+  commands: strings('Executables whose spawn is a paid call (model CLIs).'),
+  /** @example ["api.acme.ai"] */
+  hosts: strings('Hosts whose request is a paid call (metered APIs).'),
+  /** @example ["ACME_API_KEY"] */
+  env: strings('Environment variables that grant paid access (API keys).'),
+  /** @example ["--version"] */
+  probeFlags: strings('Flags that make a spawn of a paid command a free probe (`--version`, `--help`).'),
+});
+
+const mapsSchema = z.strictObject({
+  /** @example [{ "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" }] */
+  touchfiles: z
+    .union([touchfilesRef, z.array(touchfilesRef).min(1)], {
+      error: 'expected a map reference { "file", "export" | "path" } or a non-empty array of them',
+    })
+    .optional()
+    .meta({ description: 'Where the touchfile map lives; several references are merged.' }),
+  /** @example { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS", "values": ["gate", "periodic"] } */
+  tiers: z
+    .strictObject({
+      ...mapRefShape,
+      /** @example ["gate", "periodic"] */
+      values: z.array(name()).min(1).default(['gate', 'periodic']).meta({ description: 'The allowed tiers.' }),
+    })
+    .refine(exportOrPath, exportOrPathError)
+    .optional()
+    .meta({ description: 'A map from paid test id to its tier.', ...exportOrPathMeta }),
+  /** @example { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES", "require": ["test/helpers/run.ts"] } */
+  globals: z
+    .strictObject({
+      ...mapRefShape,
+      /** @example ["test/helpers/run.ts", "test/helpers/store.ts"] */
+      require: strings('Files the global list must name (the shared runner, the result store).'),
+    })
+    .refine(exportOrPath, exportOrPathError)
+    .optional()
+    .meta({
+      description: 'The global touchfile list: a change to any of these files selects every paid test.',
+      ...exportOrPathMeta,
+    }),
+});
+
+const shippedSchema = z.strictObject({
+  /** @example ["skills/**\/SKILL.md", "src/**\/*.ts"] */
+  include: strings('Globs of the shipped artifacts (skill text, prompts, source) checked for test-only seams.'),
+  /** @example ["src/**\/*.generated.ts"] */
+  exclude: strings('Globs removed from `include`.'),
+});
+
+const removedSchema = z.strictObject({
+  /** @example "harness-stipulation" */
+  id: name().meta({ description: 'A name for the removed mechanism, shown in findings.' }),
+  /** @example ["STIPULATE_FIXTURES"] */
+  tokens: z
+    .array(name())
+    .min(1)
+    .meta({ description: 'Identifiers, env vars or words that only the removed mechanism used.' }),
+  /** @example "Completion criteria no longer accept harness stipulations." */
+  why: name().meta({ description: 'Why it was removed; printed with each finding.' }),
+});
+
+const ruleSettingSchema = z.union(
+  [z.enum(SEVERITY_SETTINGS), z.tuple([z.enum(SEVERITY_SETTINGS), z.record(z.string(), z.unknown())])],
+  { error: 'expected "error", "warn", "off" or [severity, { ...options }]' },
+).meta({ id: 'ruleSetting', description: 'A severity, or [severity, options].' });
+
+/** Exported so that schema.json can list each rule id as a property editors complete. */
+export const rulesSchema = z.partialRecord(z.enum(RULE_IDS), ruleSettingSchema);
+
+export const configSchema = z
+  .strictObject({
+    /** @example "./node_modules/eslint-plugin-tripwire/schema.json" */
+    $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editor completion.' }),
+    /** @example { "include": ["test/**\/*.test.ts"], "paid": ["test/e2e-*.test.ts"] } */
+    tests: testsSchema.prefault({}).meta({ description: 'Where the tests are and how paid tests are declared.' }),
+    /** @example { "modules": ["@acme/llm-sdk"], "hosts": ["api.acme.ai"] } */
+    paid: paidSchema.prefault({}).meta({ description: 'Paid-call signatures, added to the built-in ones.' }),
+    /** @example { "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" } } */
+    maps: mapsSchema.optional().meta({ description: 'Where the selection maps live; they are read statically, never run.' }),
+    /** @example { "include": ["skills/**\/SKILL.md"] } */
+    shipped: shippedSchema.prefault({}).meta({ description: 'Artifacts that ship and must carry no seam meant for tests.' }),
+    /** @example [{ "id": "harness-stipulation", "tokens": ["STIPULATE_FIXTURES"], "why": "…" }] */
+    removed: z
+      .array(removedSchema)
+      .default([])
+      .meta({ description: 'Mechanisms that are gone; text still naming their tokens is a dangling reference.' }),
+    /** @example ".tripwire/frozen.json" */
+    frozen: name()
+      .default('.tripwire/frozen.json')
+      .meta({ description: 'The human-owned freeze manifest, relative to the config file.' }),
+    /** @example ".tripwire/locks.json" */
+    locks: name()
+      .default('.tripwire/locks.json')
+      .meta({ description: 'The SHA-256 manifest of locked fixture and oracle files, relative to the config file.' }),
+    /** @example ["vendor/**"] */
+    ignore: strings('Globs excluded from every check.'),
+    /** @example { "no-dangling-references": "warn", "tiers-cover-paid-tests": ["error", {}] } */
+    rules: rulesSchema
+      .default({})
+      .meta({ description: 'Severity, or [severity, options], per rule id; unlisted rules keep their preset severity.' }),
+  })
+  .meta({ description: 'Configuration of tripwire, the static tripwire for test harnesses that mix free and paid tests.' });
+
+/** The configuration as written by the user. */
+export type ConfigInput = z.input<typeof configSchema>;
+/** The configuration with defaults applied. */
+export type Config = z.output<typeof configSchema>;
+export type MapRef = z.output<typeof touchfilesRef>;
+export type RuleSetting = z.output<typeof ruleSettingSchema>;
