@@ -1,0 +1,37 @@
+import type { CheckResult, Finding, Related, Summary } from '../types.js';
+import { sortFindings } from './order.js';
+
+// Keys are listed explicitly so the output order is the contract's, whatever order producers build objects in.
+function toRelated(related: Related): Related {
+  return { file: related.file, line: related.line, column: related.column, message: related.message };
+}
+
+function toFinding(finding: Finding): Finding {
+  return {
+    ruleId: finding.ruleId,
+    severity: finding.severity,
+    file: finding.file,
+    line: finding.line,
+    column: finding.column,
+    endLine: finding.endLine,
+    endColumn: finding.endColumn,
+    message: finding.message,
+    related: finding.related?.length ? finding.related.map(toRelated) : undefined,
+  };
+}
+
+function toSummary(summary: Summary): Summary {
+  return {
+    errors: summary.errors,
+    warnings: summary.warnings,
+    files: summary.files,
+    rules: summary.rules,
+    ms: summary.ms,
+    suppressed: summary.suppressed,
+  };
+}
+
+export function json(result: CheckResult): string {
+  const output = { findings: sortFindings(result.findings).map(toFinding), summary: toSummary(result.summary) };
+  return `${JSON.stringify(output, null, 2)}\n`;
+}
