@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { findGitRoot, isIgnoredDirectory, listFiles } from './git.js';
+import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
+
+export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * The files under `dir`, relative to it, POSIX, sorted. Inside a git work
+ * tree this is what git sees (tracked plus untracked-not-ignored); elsewhere,
+ * or in a directory git ignores, a walk that honours every `.gitignore` under
+ * `dir` (checking an ignored directory must not silently check nothing).
+ */
+export async function discoverFiles(dir: string): Promise<{ files: string[]; git: boolean }> {
+  const root = await findGitRoot(dir);
+  if (root !== null && !(await isIgnoredDirectory(root, dir))) return { files: await listFiles(root, dir), git: true };
+  return { files: await walk(dir), git: false };
+}
+
+async function walk(dir: string): Promise<string[]> {
+  // Like git: list symlinks as entries but never follow a linked directory.
+  const entries = await fg('**/*', {
+    cwd: dir,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+    ignore: ['**/node_modules/**', '**/.git/**', '**/.git'],
+  });
+  const all = entries
+    .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
+    .map((entry) => entry.path);
+
+  const sources: GitignoreSource[] = [];
+  for (const rel of all) {
+    if (rel !== '.gitignore' && !rel.endsWith('/.gitignore')) continue;
+    const read = await readText(dir, rel);
+    if (read.ok) sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: read.text });
+  }
+  const ignored = createIgnoreFilter(sources);
+  return all.filter((rel) => !ignored(rel)).sort();
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    // Node puts the absolute path after the comma (`ENOENT: no such file or directory, open '/…'`);
+    // findings carry repo-relative paths only.
+    const head = /^([A-Z0-9_]+: [^,]+)/.exec(error.message);
+    return head?.[1] ?? error.message;
+  }
+  return String(error);
+}
+
+/** The UTF-8 text of a repo-relative file (BOM removed); a failure is a value, never a throw. */
+export async function readText(root: string, rel: string): Promise<ReadResult> {
+  try {
+    const text = await readFile(path.join(root, rel), 'utf8');
+    return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  } catch (error) {
+    return { ok: false, error: describe(error) };
+  }
+}

@@ -1,0 +1,251 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+
+/** The top level of the work tree that contains `dir`, or null outside one (or inside `.git`). */
+export async function findGitRoot(dir: string): Promise<string | null> {
+  try {
+    const top = (await simpleGit({ baseDir: dir }).revparse(['--show-toplevel'])).trim();
+    return top === '' ? null : path.resolve(top);
+  } catch {
+    return null;
+  }
+}
+
+/** `dir` relative to `root` as a POSIX prefix ('' for the root itself). */
+async function subdirectory(root: string, dir: string): Promise<string> {
+  // git reports the real path of the top level; compare real paths so a
+  // symlinked temp dir or checkout does not look like it is outside the repo.
+  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
+  const rel = path.relative(realRoot, realDir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new Error(`${dir} is not inside the git work tree ${root}`);
+  }
+  return rel.split(path.sep).join('/');
+}
+
+/**
+ * Whether git ignores `dir` itself (a generated repository under an ignored
+ * `out/`): git would list none of its files, so it is not git's to list.
+ */
+export async function isIgnoredDirectory(root: string, dir: string): Promise<boolean> {
+  const prefix = await subdirectory(root, dir);
+  if (prefix === '') return false;
+  return (await simpleGit({ baseDir: root }).checkIgnore([prefix])).length > 0;
+}
+
+function splitNul(output: string): string[] {
+  return output.split('\0').filter((entry) => entry !== '');
+}
+
+interface IndexListing {
+  prefix: string;
+  /** Tracked entries that are files (gitlinks of submodules excluded): path → blob id. */
+  tracked: Map<string, string>;
+  untracked: string[];
+  deleted: Set<string>;
+}
+
+async function listIndex(root: string, dir: string, withModified: boolean): Promise<IndexListing & { modified: Set<string> }> {
+  const prefix = await subdirectory(root, dir);
+  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const git = simpleGit({ baseDir: root });
+  const [stage, others, deleted, modified] = await Promise.all([
+    git.raw(['ls-files', '-z', '--stage', ...pathspec]),
+    git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
+    git.raw(['ls-files', '-z', '--deleted', ...pathspec]),
+    withModified ? git.raw(['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
+  ]);
+
+  const tracked = new Map<string, string>();
+  for (const entry of splitNul(stage)) {
+    // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
+    const tab = entry.indexOf('\t');
+    const [mode, oid] = entry.slice(0, tab).split(' ');
+    if (tab === -1 || mode === undefined || oid === undefined || mode === '160000') continue;
+    tracked.set(entry.slice(tab + 1), oid);
+  }
+  return {
+    prefix,
+    tracked,
+    // An untracked nested repository is listed as `dir/`: it is not a file.
+    untracked: splitNul(others).filter((entry) => !entry.endsWith('/')),
+    deleted: new Set(splitNul(deleted)),
+    modified: new Set(splitNul(modified)),
+  };
+}
+
+function relativeTo(prefix: string, fullName: string): string {
+  return prefix === '' ? fullName : fullName.slice(prefix.length + 1);
+}
+
+/**
+ * Files under `dir` that git would see: tracked and untracked-but-not-ignored,
+ * minus tracked files deleted from the work tree. Paths are relative to `dir`,
+ * POSIX, sorted and unique. `root` is the work tree top level (findGitRoot).
+ */
+export async function listFiles(root: string, dir: string): Promise<string[]> {
+  const { prefix, tracked, untracked, deleted } = await listIndex(root, dir, false);
+  const files = new Set<string>();
+  for (const fullName of tracked.keys()) {
+    if (!deleted.has(fullName)) files.add(relativeTo(prefix, fullName));
+  }
+  for (const fullName of untracked) files.add(relativeTo(prefix, fullName));
+  return [...files].sort();
+}
+
+/**
+ * Blob ids of the tracked files under `dir` whose work tree content git
+ * considers unchanged from the index (`git ls-files --stage`, which costs
+ * nothing extra). Keys are relative to `dir`. A file missing here (modified,
+ * untracked, deleted) must be keyed by its content instead.
+ */
+export async function listBlobIds(root: string, dir: string): Promise<Map<string, string>> {
+  const { prefix, tracked, deleted, modified } = await listIndex(root, dir, true);
+  const ids = new Map<string, string>();
+  for (const [fullName, oid] of tracked) {
+    if (!deleted.has(fullName) && !modified.has(fullName)) ids.set(relativeTo(prefix, fullName), oid);
+  }
+  return ids;
+}
+
+export interface BlobReader {
+  /**
+   * The content of `path` (relative to the work tree root) at `rev`; `rev` ''
+   * reads the index. Null when the revision has no such file.
+   */
+  read(rev: string, path: string): Promise<Buffer | null>;
+  /** Ends the git process once the reads already asked for are answered. */
+  close(): Promise<void>;
+}
+
+interface PendingRead {
+  resolve: (content: Buffer | null) => void;
+  reject: (error: Error) => void;
+}
+
+const HEADER = /^[0-9a-f]{40,64} (\S+) (\d+)$/;
+
+function readOneBlob(root: string, object: string): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['cat-file', 'blob', object],
+      { cwd: root, encoding: 'buffer', maxBuffer: Number.POSITIVE_INFINITY },
+      (error, stdout) => resolve(error ? null : stdout),
+    );
+  });
+}
+
+/**
+ * Reads many blobs through one `git cat-file --batch` process (one process
+ * per file costs 6-8x more). simple-git cannot stream it, hence the spawn.
+ * The process is started at the first read and does not keep Node alive while
+ * idle, so a forgotten close() cannot hang the CLI.
+ */
+export function createBlobReader(root: string): BlobReader {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
+  let closed = false;
+  let stderr = '';
+  const queue: PendingRead[] = [];
+  let buffered: Buffer = Buffer.alloc(0);
+  let body: { target: Buffer; filled: number; isBlob: boolean } | undefined;
+
+  function setActive(active: boolean): void {
+    if (!child) return;
+    for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
+      if (handle instanceof Socket || handle === child) {
+        if (active) handle.ref();
+        else handle.unref();
+      }
+    }
+  }
+
+  function settle(content: Buffer | null): void {
+    queue.shift()?.resolve(content);
+    if (queue.length === 0) setActive(false);
+  }
+
+  function fail(error: Error): void {
+    failure ??= error;
+    for (const pending of queue.splice(0)) pending.reject(failure);
+  }
+
+  function onData(chunk: Buffer): void {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    for (;;) {
+      if (body) {
+        const take = Math.min(body.target.length - body.filled, buffered.length);
+        buffered.copy(body.target, body.filled, 0, take);
+        body.filled += take;
+        buffered = buffered.subarray(take);
+        if (body.filled < body.target.length) return;
+        const done = body;
+        body = undefined;
+        // The content is followed by one LF that is not part of it.
+        settle(done.isBlob ? done.target.subarray(0, done.target.length - 1) : null);
+        continue;
+      }
+      const eol = buffered.indexOf(0x0a);
+      if (eol === -1) return;
+      const header = buffered.toString('utf8', 0, eol);
+      buffered = buffered.subarray(eol + 1);
+      const match = HEADER.exec(header);
+      if (!match) {
+        // `<object> missing` or `<object> ambiguous`: no content follows.
+        settle(null);
+        continue;
+      }
+      body = { target: Buffer.allocUnsafe(Number(match[2]) + 1), filled: 0, isBlob: match[1] === 'blob' };
+    }
+  }
+
+  function start(): ChildProcessWithoutNullStreams {
+    const proc = spawn('git', ['cat-file', '--batch'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8');
+    });
+    proc.stdin.on('error', (error) => fail(error));
+    exited = new Promise((resolve) => {
+      proc.on('error', (error) => {
+        fail(error);
+        resolve();
+      });
+      proc.on('close', (code, signal) => {
+        if (queue.length > 0) {
+          const reason = stderr.trim() || `exit ${code ?? signal ?? 'unknown'}`;
+          fail(new Error(`git cat-file --batch ended early: ${reason}`));
+        }
+        resolve();
+      });
+    });
+    return proc;
+  }
+
+  return {
+    read(rev, filePath) {
+      if (closed) return Promise.reject(new Error('the blob reader is closed'));
+      if (failure) return Promise.reject(failure);
+      const object = `${rev}:${filePath}`;
+      // The batch protocol is line-based; a newline in a path needs its own process.
+      if (object.includes('\n')) return readOneBlob(root, object);
+      child ??= start();
+      const proc = child;
+      return new Promise((resolve, reject) => {
+        queue.push({ resolve, reject });
+        setActive(true);
+        proc.stdin.write(`${object}\n`);
+      });
+    },
+    close() {
+      closed = true;
+      child?.stdin.end();
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import picomatch from 'picomatch';
+
+export type PathMatcher = (relPath: string) => boolean;
+
+/*
+ * `dot: true`: harness files live in dot directories (`.github/`, `.tripwire/`,
+ * `.config/`), and git lists them like any other file. Without it `**` would
+ * silently skip them, and a touchfile glob that misses a file deselects a paid
+ * test without a word. `windows: false`: every path we match is repo-relative
+ * POSIX, so a backslash in a pattern stays an escape on every platform.
+ */
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
+
+const compiled = new Map<string, PathMatcher>();
+
+function normalizePattern(pattern: string): string {
+  return pattern.startsWith('./') ? pattern.slice(2) : pattern;
+}
+
+/**
+ * One matcher for a list of globs: a path matches when it matches at least
+ * one positive pattern and no negated (`!pattern`) one. A list of only
+ * negations matches nothing. Compiled matchers are shared per pattern list.
+ */
+export function compileGlobs(patterns: readonly string[]): PathMatcher {
+  const key = patterns.join('\0');
+  const cached = compiled.get(key);
+  if (cached) return cached;
+
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const pattern of patterns) {
+    if (pattern.startsWith('!')) exclude.push(normalizePattern(pattern.slice(1)));
+    else include.push(normalizePattern(pattern));
+  }
+
+  let matcher: PathMatcher;
+  if (include.length === 0) {
+    matcher = () => false;
+  } else {
+    const isIncluded = picomatch(include, OPTIONS);
+    const isExcluded = exclude.length > 0 ? picomatch(exclude, OPTIONS) : undefined;
+    matcher = isExcluded
+      ? (relPath) => isIncluded(relPath) && !isExcluded(relPath)
+      : (relPath) => isIncluded(relPath);
+  }
+  compiled.set(key, matcher);
+  return matcher;
+}
+
+export function matchesAny(relPath: string, patterns: readonly string[]): boolean {
+  return compileGlobs(patterns)(relPath);
+}
+
+/** The static directory prefix of a glob (`test/e2e` for `test/e2e/**\/*.ts`), '' for none. */
+export function globBase(pattern: string): string {
+  const source = normalizePattern(pattern.startsWith('!') ? pattern.slice(1) : pattern);
+  return picomatch.scan(source).base;
+}
+
+/** Whether the pattern holds any glob syntax, or names one path literally. */
+export function isDynamicGlob(pattern: string): boolean {
+  return picomatch.scan(normalizePattern(pattern)).isGlob;
+}

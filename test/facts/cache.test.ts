@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cacheDirectory, openFactCache } from '../../src/facts/cache.js';
+
+interface Facts {
+  imports: string[];
+}
+
+function isFacts(value: unknown): value is Facts {
+  return typeof value === 'object' && value !== null && 'imports' in value && Array.isArray(value.imports);
+}
+
+const temps: string[] = [];
+function tempDir(): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'tripwire-cache-')));
+  temps.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(location: string, version = '1.0.0') {
+  return openFactCache<Facts>({ root: tempDir(), version, enabled: true, location, validate: isFacts });
+}
+
+function stored(location: string, version = '1.0.0'): unknown {
+  return JSON.parse(readFileSync(path.join(location, `facts-${version}.json`), 'utf8'));
+}
+
+describe('openFactCache', () => {
+  it('round-trips entries through the file and counts hits and misses', () => {
+    const location = tempDir();
+    const first = open(location);
+    expect(first.get('k1')).toBeUndefined();
+    first.set('k1', { imports: ['openai'] });
+    expect(first.get('k1')).toEqual({ imports: ['openai'] });
+    first.save();
+    expect(first.stats).toEqual({ hits: 1, misses: 1 });
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+
+    const second = open(location);
+    expect(second.get('k1')).toEqual({ imports: ['openai'] });
+    expect(second.get('k2')).toBeUndefined();
+    expect(second.stats).toEqual({ hits: 1, misses: 1 });
+  });
+
+  it('keeps versions apart', () => {
+    const location = tempDir();
+    const v1 = open(location, '1.0.0');
+    v1.set('k', { imports: [] });
+    v1.save();
+    expect(open(location, '2.0.0').get('k')).toBeUndefined();
+    const odd = open(location, '1.0.0/f 2');
+    odd.set('k', { imports: [] });
+    odd.save();
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0_f_2.json']);
+  });
+
+  it('writes nothing when nothing changed', () => {
+    const location = tempDir();
+    const empty = open(location);
+    expect(empty.get('k')).toBeUndefined();
+    empty.save();
+    expect(readdirSync(location)).toEqual([]);
+
+    const writer = open(location);
+    writer.set('k', { imports: ['a'] });
+    writer.save();
+    const before = readFileSync(path.join(location, 'facts-1.0.0.json'), 'utf8');
+    writeFileSync(path.join(location, 'facts-1.0.0.json'), before.replace('"a"', '"sentinel"'));
+    const reader = open(location);
+    expect(reader.get('k')).toEqual({ imports: ['sentinel'] });
+    reader.set('k', { imports: ['sentinel'] });
+    reader.save();
+    expect(stored(location)).toEqual({ k: { imports: ['sentinel'] } });
+  });
+
+  it('prunes entries the run did not touch', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.set('kept', { imports: ['a'] });
+    first.set('dropped', { imports: ['b'] });
+    first.save();
+
+    const second = open(location);
+    expect(second.get('kept')).toEqual({ imports: ['a'] });
+    second.set('added', { imports: ['c'] });
+    second.save();
+    expect(stored(location)).toEqual({ kept: { imports: ['a'] }, added: { imports: ['c'] } });
+  });
+
+  it('discards a corrupt file and replaces it at save', () => {
+    const location = tempDir();
+    writeFileSync(path.join(location, 'facts-1.0.0.json'), '{"k": {"imports": [');
+    const cache = open(location);
+    expect(cache.get('k')).toBeUndefined();
+    cache.save();
+    expect(stored(location)).toEqual({});
+  });
+
+  it('discards the whole file when one entry fails validation', () => {
+    const location = tempDir();
+    writeFileSync(path.join(location, 'facts-1.0.0.json'), JSON.stringify({ good: { imports: [] }, bad: { imports: 'openai' } }));
+    const cache = open(location);
+    expect(cache.get('good')).toBeUndefined();
+    expect(cache.get('bad')).toBeUndefined();
+  });
+
+  it('discards a file that is valid JSON but not a map', () => {
+    const location = tempDir();
+    writeFileSync(path.join(location, 'facts-1.0.0.json'), '[1, 2]');
+    expect(open(location).get('0')).toBeUndefined();
+  });
+
+  it('skips an unwritable location silently', () => {
+    const blocker = path.join(tempDir(), 'a-file');
+    writeFileSync(blocker, '');
+    const cache = open(path.join(blocker, 'cache'));
+    cache.set('k', { imports: [] });
+    expect(() => cache.save()).not.toThrow();
+    expect(cache.get('k')).toEqual({ imports: [] });
+  });
+
+  it('leaves no temporary file behind', () => {
+    const location = tempDir();
+    const cache = open(location);
+    cache.set('k', { imports: [] });
+    cache.save();
+    cache.set('k', { imports: ['changed'] });
+    cache.save();
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(stored(location)).toEqual({ k: { imports: ['changed'] } });
+  });
+
+  it('reads and writes nothing when disabled', () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'node_modules'));
+    const cache = openFactCache<Facts>({ root, version: '1', enabled: false });
+    cache.set('k', { imports: [] });
+    expect(cache.get('k')).toBeUndefined();
+    cache.save();
+    expect(cache.file).toBeNull();
+    expect(readdirSync(path.join(root, 'node_modules'))).toEqual([]);
+  });
+});
+
+describe('cacheDirectory', () => {
+  const home = process.env.HOME;
+  afterEach(() => {
+    process.env.HOME = home;
+  });
+
+  it('uses an explicit location first', () => {
+    const root = tempDir();
+    expect(cacheDirectory(root, path.join(root, 'custom'))).toBe(path.join(root, 'custom'));
+  });
+
+  it('uses node_modules/.cache/tripwire when the repository has node_modules', () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'node_modules'));
+    expect(cacheDirectory(root)).toBe(path.join(root, 'node_modules', '.cache', 'tripwire'));
+  });
+
+  it('falls back to the home cache without creating node_modules', () => {
+    const root = tempDir();
+    process.env.HOME = tempDir();
+    const id = createHash('sha1').update(root).digest('hex').slice(0, 12);
+    expect(cacheDirectory(root)).toBe(path.join(process.env.HOME, '.cache', 'tripwire', id));
+
+    const cache = openFactCache({ root, version: '1', enabled: true });
+    cache.set('k', 1);
+    cache.save();
+    expect(existsSync(path.join(root, 'node_modules'))).toBe(false);
+    expect(existsSync(path.join(process.env.HOME, '.cache', 'tripwire', id, 'facts-1.json'))).toBe(true);
+  });
+});

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverFiles, readText } from '../../src/repo/files.js';
+import { findGitRoot } from '../../src/repo/git.js';
+
+// A test run from a git hook inherits these; they would point at the wrong repository.
+delete process.env.GIT_DIR;
+delete process.env.GIT_INDEX_FILE;
+delete process.env.GIT_WORK_TREE;
+
+function write(root: string, rel: string, content: string): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), content);
+}
+
+const temps: string[] = [];
+function tempDir(): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'tripwire-files-')));
+  temps.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('discoverFiles outside git', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir();
+    write(dir, '.gitignore', '*.log\nbuild/\n/only-root.txt\ndocs/**\n!docs/keep.md\n');
+    write(dir, 'pkg/.gitignore', '!keep.log\nsecret/\n');
+    write(dir, 'a.ts', '');
+    write(dir, 'a.log', '');
+    write(dir, 'only-root.txt', '');
+    write(dir, 'build/out.js', '');
+    write(dir, 'docs/drop.md', '');
+    write(dir, 'docs/keep.md', '');
+    write(dir, 'pkg/keep.log', '');
+    write(dir, 'pkg/other.log', '');
+    write(dir, 'pkg/only-root.txt', '');
+    write(dir, 'pkg/build/deep/out.js', '');
+    write(dir, 'pkg/secret/key.txt', '');
+    write(dir, 'secret/visible.txt', '');
+    write(dir, '.config/tool.json', '{}');
+    write(dir, 'node_modules/openai/index.js', '');
+    write(dir, 'pkg/node_modules/x/index.js', '');
+    symlinkSync('a.ts', path.join(dir, 'link.ts'));
+    symlinkSync('pkg', path.join(dir, 'linked-dir'));
+  });
+
+  it('is not inside a git work tree (precondition)', async () => {
+    expect(await findGitRoot(dir)).toBeNull();
+  });
+
+  it('walks the directory, honouring root and nested .gitignore files', async () => {
+    expect(await discoverFiles(dir)).toEqual({
+      git: false,
+      files: [
+        '.config/tool.json',
+        '.gitignore',
+        'a.ts',
+        'docs/keep.md',
+        'link.ts',
+        'linked-dir',
+        'pkg/.gitignore',
+        'pkg/keep.log',
+        'pkg/only-root.txt',
+        'secret/visible.txt',
+      ],
+    });
+  });
+});
+
+describe('discoverFiles inside git', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    write(repo, '.gitignore', 'ignored/\n');
+    write(repo, 'src/a.ts', '');
+    write(repo, 'ignored/b.ts', '');
+    write(repo, 'ignored/.gitignore', '*.log\n');
+    write(repo, 'ignored/c.log', '');
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+  });
+
+  it('uses git from the root and from a subdirectory', async () => {
+    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'] });
+    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'] });
+  });
+
+  it('walks a directory that git ignores instead of listing nothing', async () => {
+    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'] });
+  });
+});
+
+describe('readText', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir();
+    write(dir, 'ok.ts', 'export {};\n');
+    write(dir, 'bom.ts', '\uFEFFexport {};\n');
+    write(dir, 'locked.ts', '');
+    chmodSync(path.join(dir, 'locked.ts'), 0o000);
+    mkdirSync(path.join(dir, 'folder'));
+  });
+
+  it('reads text and drops a byte order mark', async () => {
+    expect(await readText(dir, 'ok.ts')).toEqual({ ok: true, text: 'export {};\n' });
+    expect(await readText(dir, 'bom.ts')).toEqual({ ok: true, text: 'export {};\n' });
+  });
+
+  it('turns a missing file and a directory into an error without the absolute path', async () => {
+    expect(await readText(dir, 'missing.ts')).toEqual({ ok: false, error: 'ENOENT: no such file or directory' });
+    expect(await readText(dir, 'folder')).toEqual({ ok: false, error: 'EISDIR: illegal operation on a directory' });
+  });
+
+  // root reads any file whatever its mode.
+  it.skipIf(process.getuid?.() === 0)('turns a permission error into an error', async () => {
+    expect(await readText(dir, 'locked.ts')).toEqual({ ok: false, error: 'EACCES: permission denied' });
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { compileGlobs, globBase, isDynamicGlob, matchesAny } from '../../src/repo/glob.js';
+
+describe('compileGlobs', () => {
+  it('matches dotfiles and dot directories', () => {
+    const matches = compileGlobs(['**/*.yml']);
+    expect(matches('.github/workflows/ci.yml')).toBe(true);
+    expect(matches('.tripwire.yml')).toBe(true);
+    expect(matches('config/app.yml')).toBe(true);
+    expect(matches('config/app.yaml')).toBe(false);
+  });
+
+  it('lets a negated pattern exclude what a positive one matched', () => {
+    const matches = compileGlobs(['test/**/*.ts', '!test/fixtures/**']);
+    expect(matches('test/unit/a.test.ts')).toBe(true);
+    expect(matches('test/fixtures/bad/a.test.ts')).toBe(false);
+    expect(matches('src/a.ts')).toBe(false);
+  });
+
+  it('matches nothing with negations only', () => {
+    const matches = compileGlobs(['!test/**']);
+    expect(matches('src/a.ts')).toBe(false);
+    expect(matches('test/a.ts')).toBe(false);
+  });
+
+  it('matches nothing with an empty list', () => {
+    expect(compileGlobs([])('a.ts')).toBe(false);
+  });
+
+  it('accepts a leading ./ in patterns', () => {
+    expect(compileGlobs(['./test/*.ts'])('test/a.ts')).toBe(true);
+    expect(compileGlobs(['test/*.ts', '!./test/b.ts'])('test/b.ts')).toBe(false);
+  });
+
+  it('does not let * cross a directory boundary', () => {
+    const matches = compileGlobs(['test/*.ts']);
+    expect(matches('test/a.ts')).toBe(true);
+    expect(matches('test/unit/a.ts')).toBe(false);
+  });
+
+  it('expands braces', () => {
+    const matches = compileGlobs(['test/e2e-{llm,api}.test.ts']);
+    expect(matches('test/e2e-llm.test.ts')).toBe(true);
+    expect(matches('test/e2e-api.test.ts')).toBe(true);
+    expect(matches('test/e2e-ui.test.ts')).toBe(false);
+  });
+
+  it('compiles a pattern list once', () => {
+    expect(compileGlobs(['src/**', '!src/x.ts'])).toBe(compileGlobs(['src/**', '!src/x.ts']));
+    expect(compileGlobs(['src/**'])).not.toBe(compileGlobs(['src/**', '!src/x.ts']));
+  });
+});
+
+describe('matchesAny', () => {
+  it('is compileGlobs applied to one path', () => {
+    expect(matchesAny('.github/ci.yml', ['**/*.yml'])).toBe(true);
+    expect(matchesAny('a.ts', ['**/*.yml'])).toBe(false);
+  });
+});
+
+describe('globBase and isDynamicGlob', () => {
+  it('returns the static directory prefix', () => {
+    expect(globBase('test/e2e/**/*.ts')).toBe('test/e2e');
+    expect(globBase('**/*.ts')).toBe('');
+    expect(globBase('!fixtures/**')).toBe('fixtures');
+    expect(globBase('./src/*.ts')).toBe('src');
+  });
+
+  it('tells a literal path from a glob', () => {
+    expect(isDynamicGlob('test/helpers/run.ts')).toBe(false);
+    expect(isDynamicGlob('test/helpers/*.ts')).toBe(true);
+  });
+});
