@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { basename, relative, resolve, sep } from 'node:path';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { RULE_IDS } from '../rules/ids.js';
+import { rules as allRules } from '../rules/index.js';
+import { loadConfig } from './config/load.js';
+import type { Config, RuleSetting } from './config/schema.js';
+import { openFactCache } from './facts/cache.js';
+import type { FileFacts } from './facts/types.js';
+import { FACTS_VERSION, RepoModel } from './model/model.js';
+import { discoverFiles } from './repo/files.js';
+import type { TripwireRule } from './rule.js';
+import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
+import { VERSION } from './version.js';
+
+/** Findings tripwire raises about its own inputs rather than a contract. */
+export const CORE_RULES = {
+  'parse-error': 'A file tripwire needs could not be parsed; nothing it contains was checked.',
+  'read-error': 'A file tripwire needs could not be read; nothing it contains was checked.',
+  'unmatched-glob': 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
+  'invalid-suppression': 'A tripwire-disable comment without a reason, or naming an unknown rule.',
+} as const;
+
+/** A mistake in how tripwire was called: the CLI exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface CheckOptions {
+  cwd: string;
+  configFile?: string;
+  /** Read and write the fact cache (default true). */
+  cache?: boolean;
+  cacheLocation?: string;
+  /** Run only these rules. */
+  rules?: string[];
+  /** Report only findings in these files or directories (relative to cwd). */
+  paths?: string[];
+}
+
+export interface RunResult extends CheckResult {
+  root: string;
+  model: RepoModel;
+  rulesRun: readonly TripwireRule[];
+}
+
+export async function check(options: CheckOptions): Promise<CheckResult> {
+  const { findings, summary } = await run(options);
+  return { findings, summary };
+}
+
+export async function run(options: CheckOptions): Promise<RunResult> {
+  const started = performance.now();
+  const loaded = await loadConfig({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+  const { config, root } = loaded;
+  const selected = selectRules(config, options.rules);
+  const { files } = await discoverFiles(root);
+  const cache = openFactCache<FileFacts>({
+    root,
+    // Facts do not depend on the configuration, only on the bytes and the extractor.
+    version: `${VERSION}-f${FACTS_VERSION}`,
+    enabled: options.cache !== false,
+    ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
+  });
+  const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
+  const model = new RepoModel({ root, config, configFile, files, cache });
+
+  const findings: Finding[] = [];
+  for (const { rule, severity } of selected) {
+    for (const finding of rule.check(model)) {
+      findings.push(toFinding(rule.id, severity, finding.file, finding.loc, finding.message, finding.related));
+    }
+  }
+  findings.push(...unmatchedGlobs(model, loaded.file));
+  for (const problem of model.problems) {
+    findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
+  }
+  const { kept, suppressed } = applySuppressions(model, findings, new Set(selected.map((s) => s.rule.id)));
+  cache.save();
+
+  const reported = filterPaths(kept, options.paths, options.cwd, root).sort(compareFindings);
+  const errors = reported.filter((f) => f.severity === 'error').length;
+  return {
+    findings: reported,
+    summary: {
+      errors,
+      warnings: reported.length - errors,
+      files: model.files.length,
+      rules: selected.length,
+      ms: Math.round(performance.now() - started),
+      ...(suppressed > 0 && { suppressed }),
+    },
+    root,
+    model,
+    rulesRun: selected.map((s) => s.rule),
+  };
+}
+
+function selectRules(config: Config, only: string[] | undefined): { rule: TripwireRule; severity: Severity }[] {
+  for (const id of only ?? []) {
+    if (!RULE_IDS.some((known) => known === id)) throw new UsageError(`unknown rule '${id}' (known: ${RULE_IDS.join(', ')})`);
+    if (!allRules.some((rule) => rule.id === id)) throw new UsageError(`rule '${id}' is not implemented in tripwire ${VERSION} yet`);
+  }
+  const selected: { rule: TripwireRule; severity: Severity }[] = [];
+  for (const rule of allRules) {
+    if (only && !only.includes(rule.id)) continue;
+    const severity = severityOf(config.rules[rule.id]);
+    if (severity !== 'off') selected.push({ rule, severity });
+  }
+  return selected;
+}
+
+export function severityOf(setting: RuleSetting | undefined): SeveritySetting {
+  if (setting === undefined) return 'error';
+  return Array.isArray(setting) ? setting[0] : setting;
+}
+
+function toFinding(ruleId: string, severity: Severity, file: string, loc: Loc, message: string, related?: Finding['related']): Finding {
+  const finding: Finding = { ruleId, severity, file, line: loc.line, column: loc.column, endLine: loc.endLine, endColumn: loc.endColumn, message };
+  if (related && related.length > 0) finding.related = related;
+  return finding;
+}
+
+/** Each configured file glob must match something: a dead glob silently disables the check it feeds. */
+function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] {
+  if (configPath === null || model.configFile === null) return [];
+  const text = readFileSync(configPath, 'utf8');
+  const tree = parseTree(text);
+  if (!tree) return [];
+  const prefix = basename(configPath) === 'package.json' ? ['tripwire'] : [];
+  const findings: Finding[] = [];
+  const keys: [string, string][] = [['tests', 'include'], ['tests', 'paid'], ['shipped', 'include']];
+  for (const keyPath of keys) {
+    const node = findNodeAtLocation(tree, [...prefix, ...keyPath]);
+    for (const [index, element] of (node?.children ?? []).entries()) {
+      const pattern = element.value;
+      if (typeof pattern !== 'string' || pattern.startsWith('!')) continue;
+      if (model.matching([pattern]).length > 0) continue;
+      findings.push(toFinding('unmatched-glob', 'error', model.configFile, locOf(text, element), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
+    }
+  }
+  return findings;
+}
+
+function locOf(text: string, node: JsonNode): Loc {
+  const start = position(text, node.offset);
+  const end = position(text, node.offset + node.length);
+  return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * `// tripwire-disable-next-line <rule> -- <reason>` silences a finding only
+ * with a reason; without one the comment is itself a finding and silences nothing.
+ */
+function applySuppressions(model: RepoModel, findings: Finding[], enabled: ReadonlySet<string>): { kept: Finding[]; suppressed: number } {
+  const invalid: Finding[] = [];
+  for (const file of model.loadedFiles()) {
+    for (const suppression of model.facts(file)?.suppressions ?? []) {
+      const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
+      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
+      if (suppression.reason !== null) continue;
+      const named = suppression.rules.filter((id) => enabled.has(id));
+      const ids = suppression.rules.length === 0 ? ['invalid-suppression'] : named;
+      for (const id of ids) {
+        invalid.push(toFinding(id, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
+      }
+    }
+  }
+  let suppressed = 0;
+  const kept = findings.filter((finding) => {
+    const silenced = model.facts(finding.file)?.suppressions.some(
+      (s) =>
+        s.reason !== null &&
+        (s.rules.length === 0 || s.rules.includes(finding.ruleId)) &&
+        (s.scope === 'next-line' ? s.loc.endLine + 1 === finding.line : s.loc.line === finding.line),
+    );
+    if (silenced) suppressed++;
+    return !silenced;
+  });
+  return { kept: [...kept, ...invalid], suppressed };
+}
+
+function filterPaths(findings: Finding[], paths: string[] | undefined, cwd: string, root: string): Finding[] {
+  if (!paths || paths.length === 0) return findings;
+  const wanted = paths.map((path) => toPosix(relative(root, resolve(cwd, path))));
+  return findings.filter((finding) => wanted.some((path) => path === '' || finding.file === path || finding.file.startsWith(`${path}/`)));
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
+}
+
+export function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+

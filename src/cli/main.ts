@@ -1,0 +1,148 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RULE_IDS } from '../../rules/ids.js';
+import { rules } from '../../rules/index.js';
+import { CORE_RULES, run, severityOf, UsageError } from '../check.js';
+import { CONFIG_FILE_NAMES } from '../config/schema.js';
+import { ConfigError } from '../config/errors.js';
+import { isReporterName, REPORTER_NAMES, report, shouldColor, type RuleMetaForReport } from '../report/index.js';
+import { DOCS_BASE_URL } from '../rule.js';
+import { PACKAGE_ROOT, VERSION } from '../version.js';
+
+const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
+
+Usage:
+  tripwire check [paths...] [options]   check the repository (exit 0 clean, 1 findings, 2 error)
+  tripwire explain RULE                 print a rule's documentation
+  tripwire --version | --help
+
+Options for check:
+  --cwd DIR              repository to check (default: the current directory)
+  --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
+                         "tripwire" key of package.json, in the repository root)
+  --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
+  -o, --output-file FILE write the report to FILE instead of standard output
+  --rule ID              run only this rule (repeatable)
+  --max-warnings N       exit 1 when there are more than N warnings
+  --no-cache             neither read nor write the fact cache
+  --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
+  paths...               report only findings in these files or directories
+
+Examples:
+  tripwire check
+  tripwire check --format sarif -o tripwire.sarif
+  tripwire check --rule no-paid-calls-in-free-tests test/unit
+  tripwire explain no-paid-calls-in-free-tests
+`;
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  isTTY: boolean;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`tripwire: invalid configuration\n${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.stderr(`tripwire: ${error.message}\nRun 'tripwire --help' for usage.\n`);
+      return 2;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`tripwire: internal error\n${detail}\n`);
+    return 2;
+  }
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  if (command === 'check') return checkCommand(rest, io);
+  if (command === 'explain') return explainCommand(rest, io);
+  throw new UsageError(`unknown command '${command}'`);
+}
+
+async function checkCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    allowNegative: true,
+    options: {
+      cwd: { type: 'string' },
+      config: { type: 'string' },
+      format: { type: 'string', default: 'stylish' },
+      'output-file': { type: 'string', short: 'o' },
+      rule: { type: 'string', multiple: true },
+      'max-warnings': { type: 'string' },
+      cache: { type: 'boolean', default: true },
+      'cache-location': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const format = values.format;
+  if (!isReporterName(format)) throw new UsageError(`unknown format '${format}' (known: ${REPORTER_NAMES.join(', ')})`);
+  let maxWarnings = Number.POSITIVE_INFINITY;
+  if (values['max-warnings'] !== undefined) {
+    maxWarnings = Number(values['max-warnings']);
+    if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings expects a non-negative integer, got '${values['max-warnings']}'`);
+  }
+  const cwd = resolve(io.cwd, values.cwd ?? '.');
+  const result = await run({
+    cwd,
+    cache: values.cache,
+    paths: positionals,
+    ...(values.config !== undefined && { configFile: values.config }),
+    ...(values.rule !== undefined && { rules: values.rule }),
+    ...(values['cache-location'] !== undefined && { cacheLocation: resolve(io.cwd, values['cache-location']) }),
+  });
+  const ruleMeta: RuleMetaForReport[] = [
+    ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),
+    ...Object.entries(CORE_RULES).map(([id, description]) => ({ id, description, url: `${DOCS_BASE_URL}README.md#${id}` })),
+  ];
+  const output = await report(format, result, {
+    cwd: result.root,
+    color: values['output-file'] === undefined && format === 'stylish' && shouldColor({ isTTY: io.isTTY }, io.env),
+    rules: ruleMeta,
+    toolVersion: VERSION,
+  });
+  if (values['output-file'] !== undefined) writeAtomically(resolve(io.cwd, values['output-file']), output);
+  else io.stdout(output);
+  const { errors, warnings } = result.summary;
+  return errors > 0 || warnings > maxWarnings ? 1 : 0;
+}
+
+function explainCommand(argv: string[], io: Io): number {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const id = positionals[0];
+  if (id === undefined) throw new UsageError(`explain needs a rule id (known: ${RULE_IDS.join(', ')})`);
+  if (!rules.some((rule) => rule.id === id)) {
+    throw new UsageError(RULE_IDS.some((known) => known === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}' (known: ${rules.map((r) => r.id).join(', ')})`);
+  }
+  io.stdout(readFileSync(join(PACKAGE_ROOT, 'rules', `${id}.md`), 'utf8'));
+  return 0;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temp = join(dirname(file), `.${process.pid}.tripwire.tmp`);
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { FactCache } from '../facts/cache.js';
+import { extractScriptFacts } from '../facts/extract-script.js';
+import type { FileFacts } from '../facts/types.js';
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs } from '../repo/glob.js';
+import type { Loc } from '../types.js';
+import { createResolver, type Resolution, type Resolver } from './resolve.js';
+
+/** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
+export const FACTS_VERSION = 1;
+
+export interface FileProblem {
+  kind: 'read-error' | 'parse-error';
+  file: string;
+  message: string;
+  loc: Loc;
+}
+
+export interface ModelOptions {
+  root: string;
+  config: Config;
+  configFile: string | null;
+  files: readonly string[];
+  cache: FactCache<FileFacts> | null;
+  /** Text that replaces a file's bytes on disk (an editor buffer). */
+  overlays?: ReadonlyMap<string, string>;
+}
+
+const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+/**
+ * The repository as the rules see it: the file list, the configuration, and
+ * per-file facts parsed at most once per run (and not at all when cached).
+ */
+export class RepoModel {
+  readonly root: string;
+  readonly config: Config;
+  readonly configFile: string | null;
+  readonly files: readonly string[];
+  readonly fileSet: ReadonlySet<string>;
+  /** Files that could not be read or parsed, in the order they were met. */
+  readonly problems: FileProblem[] = [];
+  readonly stats = { parsed: 0, cached: 0 };
+
+  private readonly cache: FactCache<FileFacts> | null;
+  private readonly overlays: ReadonlyMap<string, string>;
+  private readonly factsMemo = new Map<string, FileFacts | null>();
+  private readonly textMemo = new Map<string, string | null>();
+  private resolver: Resolver | null = null;
+
+  constructor(options: ModelOptions) {
+    this.root = options.root;
+    this.config = options.config;
+    this.configFile = options.configFile;
+    this.cache = options.cache;
+    this.overlays = options.overlays ?? new Map();
+    const ignored = compileGlobs(options.config.ignore);
+    this.files = options.files.filter((file) => !ignored(file));
+    this.fileSet = new Set(this.files);
+  }
+
+  matching(patterns: readonly string[]): string[] {
+    const matches = compileGlobs([...patterns]);
+    return this.files.filter((file) => matches(file));
+  }
+
+  testFiles(): string[] {
+    return this.matching(this.config.tests.include);
+  }
+
+  isPaidTest(file: string): boolean {
+    return compileGlobs(this.config.tests.paid)(file);
+  }
+
+  freeTestFiles(): string[] {
+    const paid = compileGlobs(this.config.tests.paid);
+    return this.testFiles().filter((file) => !paid(file));
+  }
+
+  /** The file's text, or null when it cannot be read (recorded as a problem). */
+  text(file: string): string | null {
+    const overlay = this.overlays.get(file);
+    if (overlay !== undefined) return overlay;
+    if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
+    let text: string | null = null;
+    try {
+      text = readFileSync(join(this.root, file), 'utf8');
+    } catch (error) {
+      const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+      this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${reason}`, loc: NO_LOC });
+    }
+    this.textMemo.set(file, text);
+    return text;
+  }
+
+  /** Facts of a script file; null for other files and for files that cannot be read. */
+  facts(file: string): FileFacts | null {
+    const memo = this.factsMemo.get(file);
+    if (memo !== undefined || this.factsMemo.has(file)) return memo ?? null;
+    let facts: FileFacts | null = null;
+    if (isScriptFile(file) && this.fileSet.has(file)) {
+      const text = this.text(file);
+      if (text !== null) facts = this.extract(file, text);
+    }
+    this.factsMemo.set(file, facts);
+    if (facts) {
+      for (const error of facts.parseErrors) {
+        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
+      }
+    }
+    return facts;
+  }
+
+  /** Files whose facts this run has loaded, parsed or cached. */
+  loadedFiles(): string[] {
+    return [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
+  }
+
+  private extract(file: string, text: string): FileFacts {
+    // The path is part of the key: the script kind (TS, TSX, JS) depends on it.
+    const key = createHash('sha1').update(file).update('\0').update(text).digest('hex');
+    const cached = this.cache?.get(key);
+    if (cached) {
+      this.stats.cached++;
+      return cached;
+    }
+    const facts = extractScriptFacts(file, text);
+    this.stats.parsed++;
+    this.cache?.set(key, facts);
+    return facts;
+  }
+
+  resolve(fromFile: string, specifier: string): Resolution {
+    this.resolver ??= createResolver(this.root, this.fileSet, (file) => this.text(file) ?? undefined);
+    return this.resolver.resolve(fromFile, specifier);
+  }
+}

@@ -1,0 +1,224 @@
+import type { ImportFact, Site, Unit } from '../facts/types.js';
+import type { Loc } from '../types.js';
+import type { RepoModel } from './model.js';
+
+/**
+ * What counts as a sink is the caller's: the symbol graph only knows how
+ * code reaches code. A sink callback returns a label (`spawns claude`) or null.
+ */
+export interface Sinks {
+  site(site: Site): string | null;
+  package(name: string): string | null;
+}
+
+export interface ChainStep {
+  label: string;
+  file: string;
+  loc?: Loc;
+}
+
+type NodeId = string;
+
+interface GraphNode {
+  /** Shown in a chain; null for bookkeeping nodes (exports). */
+  step: ChainStep | null;
+  sink: boolean;
+  edges: NodeId[];
+}
+
+/**
+ * A symbol-level reachability graph over the per-file facts: units (top-level
+ * declarations), module initialisers and exports are nodes; a reference, an
+ * import or a re-export is an edge. It is built lazily from the nodes a caller
+ * starts from, then walked backwards from the sinks once, so every start node
+ * learns its shortest chain in linear time, cycles included.
+ */
+export class SymbolGraph {
+  private readonly nodes = new Map<NodeId, GraphNode>();
+  private next: Map<NodeId, NodeId> | null = null;
+  private solvedSize = -1;
+
+  constructor(
+    private readonly model: RepoModel,
+    private readonly sinks: Sinks,
+  ) {}
+
+  /** Node for using `imported` (`*` for everything, `<init>` for a side-effect import) of what `specifier` resolves to from `fromFile`. */
+  importTarget(fromFile: string, specifier: string, imported: string): NodeId | null {
+    const target = this.model.resolve(fromFile, specifier);
+    if (target.kind === 'package') {
+      const label = this.sinks.package(target.name);
+      return label === null ? null : this.sinkNode(`P|${target.name}`, { label, file: fromFile });
+    }
+    if (target.kind === 'missing') {
+      return this.sinkNode(`M|${fromFile}|${specifier}`, { label: `unresolved import '${specifier}' (${fromFile})`, file: fromFile });
+    }
+    if (imported === '<init>') return this.initNode(target.path);
+    return this.exportNode(target.path, imported);
+  }
+
+  /** Shortest chain from a node to a sink, or null when it reaches none. */
+  chain(start: NodeId): ChainStep[] | null {
+    if (this.next === null || this.solvedSize !== this.nodes.size) {
+      this.next = this.solve();
+      this.solvedSize = this.nodes.size;
+    }
+    if (!this.nodes.get(start)?.sink && !this.next.has(start)) return null;
+    const steps: ChainStep[] = [];
+    let current: NodeId | undefined = start;
+    const seen = new Set<NodeId>();
+    while (current !== undefined && !seen.has(current)) {
+      seen.add(current);
+      const node = this.nodes.get(current);
+      const step = node?.step;
+      if (step && steps.at(-1)?.label !== step.label) steps.push(step);
+      if (node?.sink) break;
+      current = this.next.get(current);
+    }
+    return steps;
+  }
+
+  // ---- nodes
+
+  private sinkNode(id: NodeId, step: ChainStep): NodeId {
+    if (!this.nodes.has(id)) this.nodes.set(id, { step, sink: true, edges: [] });
+    return id;
+  }
+
+  private initNode(file: string): NodeId {
+    const id = `I|${file}`;
+    if (this.nodes.has(id)) return id;
+    const node: GraphNode = { step: { label: `${file} (on import)`, file }, sink: false, edges: [] };
+    this.nodes.set(id, node);
+    const facts = this.model.facts(file);
+    if (!facts) return id;
+    for (const unit of facts.units) {
+      for (const [index, site] of unit.sites.entries()) {
+        if (site.eager) this.addSite(node, file, unit, index, site);
+      }
+      for (const ref of unit.refs) {
+        if (ref.eagerCall) this.addRef(node, file, ref.name, ref.member);
+      }
+    }
+    for (const fact of facts.imports) {
+      if (fact.typeOnly) continue;
+      if (fact.kind === 'static' || fact.kind === 'side-effect' || fact.kind === 'reexport') {
+        const target = this.model.resolve(file, fact.specifier);
+        if (target.kind === 'file') node.edges.push(this.initNode(target.path));
+        else if (fact.kind === 'side-effect' || target.kind === 'missing') this.pushTarget(node, file, fact.specifier, '<init>');
+      } else if (fact.eager) {
+        this.addImportUse(node, file, fact);
+      }
+    }
+    return id;
+  }
+
+  private exportNode(file: string, name: string): NodeId {
+    const id = `E|${file}|${name}`;
+    if (this.nodes.has(id)) return id;
+    const node: GraphNode = { step: null, sink: false, edges: [] };
+    this.nodes.set(id, node);
+    node.edges.push(this.initNode(file));
+    const facts = this.model.facts(file);
+    if (!facts) return id;
+    if (name === '*' || facts.exports.some((e) => e.kind === 'commonjs')) {
+      for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+      for (const fact of facts.exports) {
+        if (fact.kind === 'reexport' || fact.kind === 'star') this.pushTarget(node, file, fact.specifier, fact.kind === 'star' ? '*' : fact.imported);
+      }
+      return id;
+    }
+    let found = false;
+    for (const fact of facts.exports) {
+      if (fact.kind === 'local' && fact.name === name) {
+        found = true;
+        this.addRef(node, file, fact.local, undefined);
+      } else if (fact.kind === 'reexport' && fact.name === name) {
+        found = true;
+        this.pushTarget(node, file, fact.specifier, fact.imported);
+      }
+    }
+    if (!found) {
+      const stars = facts.exports.filter((e) => e.kind === 'star');
+      for (const star of stars) this.pushTarget(node, file, star.specifier, name);
+      // A name the file does not export: assume the worst, every unit.
+      if (stars.length === 0) for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+    }
+    return id;
+  }
+
+  private unitNode(file: string, unit: Unit): NodeId {
+    const id = `U|${file}|${unit.loc.line}:${unit.loc.column}`;
+    if (this.nodes.has(id)) return id;
+    const node: GraphNode = { step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, sink: false, edges: [] };
+    this.nodes.set(id, node);
+    for (const [index, site] of unit.sites.entries()) this.addSite(node, file, unit, index, site);
+    for (const ref of unit.refs) this.addRef(node, file, ref.name, ref.member);
+    const facts = this.model.facts(file);
+    for (const fact of facts?.imports ?? []) {
+      if ((fact.kind === 'dynamic' || fact.kind === 'require') && fact.unit === unit.names[0] && !fact.typeOnly) this.addImportUse(node, file, fact);
+    }
+    return id;
+  }
+
+  // ---- edges
+
+  private addSite(node: GraphNode, file: string, unit: Unit, index: number, site: Site): void {
+    const label = this.sinks.site(site);
+    if (label === null) return;
+    node.edges.push(this.sinkNode(`S|${file}|${unit.loc.line}:${unit.loc.column}|${index}|${site.eager}`, { label, file, loc: site.loc }));
+  }
+
+  /** A reference to a top-level name of `file`: a local declaration or an import binding. */
+  private addRef(node: GraphNode, file: string, name: string, member: string | undefined): void {
+    const facts = this.model.facts(file);
+    if (!facts) return;
+    for (const unit of facts.units) {
+      if (unit.names.includes(name)) node.edges.push(this.unitNode(file, unit));
+    }
+    for (const fact of facts.imports) {
+      if (fact.typeOnly || fact.kind === 'reexport') continue;
+      for (const binding of fact.bindings) {
+        if (binding.local !== name || binding.typeOnly) continue;
+        const imported = binding.imported === '*' && member !== undefined ? member : binding.imported;
+        this.pushTarget(node, file, fact.specifier, imported);
+      }
+    }
+  }
+
+  private addImportUse(node: GraphNode, file: string, fact: ImportFact): void {
+    for (const binding of fact.bindings) this.pushTarget(node, file, fact.specifier, binding.imported);
+    if (fact.bindings.length === 0) this.pushTarget(node, file, fact.specifier, '*');
+  }
+
+  private pushTarget(node: GraphNode, file: string, specifier: string, imported: string): void {
+    const target = this.importTarget(file, specifier, imported);
+    if (target !== null) node.edges.push(target);
+  }
+
+  /** Reverse breadth-first search from every sink: next hop towards the nearest sink. */
+  private solve(): Map<NodeId, NodeId> {
+    const reverse = new Map<NodeId, NodeId[]>();
+    const queue: NodeId[] = [];
+    for (const [id, node] of this.nodes) {
+      if (node.sink) queue.push(id);
+      for (const to of node.edges) {
+        const list = reverse.get(to);
+        if (list) list.push(id);
+        else reverse.set(to, [id]);
+      }
+    }
+    const next = new Map<NodeId, NodeId>();
+    const reached = new Set(queue);
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i] ?? '';
+      for (const from of reverse.get(current) ?? []) {
+        if (reached.has(from)) continue;
+        reached.add(from);
+        next.set(from, current);
+        queue.push(from);
+      }
+    }
+    return next;
+  }
+}

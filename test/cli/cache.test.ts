@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { makeGitRepo } from '../support/repo.js';
+
+interface Probe {
+  parsed: number;
+  cached: number;
+  typescriptLoaded: boolean;
+  findings: string[];
+}
+
+/** One `run()` in a fresh process, so that "the compiler was never loaded" is observable. */
+function probe(cwd: string, cacheLocation: string, cache = true): Probe {
+  const dist = (path: string): string => pathToFileURL(join(PACKAGE_ROOT, 'dist/src', path)).href;
+  const script = `
+    import { run } from ${JSON.stringify(dist('check.js'))};
+    import { isTypeScriptLoaded } from ${JSON.stringify(dist('parse/typescript.js'))};
+    const result = await run({ cwd: ${JSON.stringify(cwd)}, cacheLocation: ${JSON.stringify(cacheLocation)}, cache: ${cache} });
+    console.log(JSON.stringify({
+      parsed: result.model.stats.parsed,
+      cached: result.model.stats.cached,
+      typescriptLoaded: isTypeScriptLoaded(),
+      findings: result.findings.map((f) => f.file + ':' + f.line + ' ' + f.ruleId),
+    }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+}
+
+const REPO = {
+  'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/*.test.ts"] } }',
+  'test/judge.test.ts': `import { judge } from './helpers/judge.js';\njudge();\n`,
+  'test/format.test.ts': `export const x = 1;\n`,
+  'test/helpers/judge.ts': `import OpenAI from 'openai';\nexport const judge = () => new OpenAI();\n`,
+  'test/evals/a.test.ts': `import OpenAI from 'openai';\n`,
+};
+
+describe('the fact cache', () => {
+  it('makes a second run with no changes parse nothing and load no parser', () => {
+    const dir = makeGitRepo(REPO);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-cache-'));
+    const cold = probe(dir, cacheLocation);
+    expect(cold).toEqual({ parsed: 3, cached: 0, typescriptLoaded: true, findings: ['test/judge.test.ts:1 no-paid-calls-in-free-tests'] });
+    const warm = probe(dir, cacheLocation);
+    expect(warm).toEqual({ parsed: 0, cached: 3, typescriptLoaded: false, findings: cold.findings });
+  });
+
+  it('re-parses only the file that changed, and finds what the change introduced', () => {
+    const dir = makeGitRepo(REPO);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-cache-'));
+    probe(dir, cacheLocation);
+    writeFileSync(join(dir, 'test/format.test.ts'), `import OpenAI from 'openai';\n`);
+    expect(probe(dir, cacheLocation)).toEqual({
+      parsed: 1,
+      cached: 2,
+      typescriptLoaded: true,
+      findings: ['test/format.test.ts:1 no-paid-calls-in-free-tests', 'test/judge.test.ts:1 no-paid-calls-in-free-tests'],
+    });
+  });
+
+  it('is neither read nor written with cache: false', () => {
+    const dir = makeGitRepo(REPO);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-cache-'));
+    probe(dir, cacheLocation);
+    expect(probe(dir, cacheLocation, false)).toMatchObject({ parsed: 3, cached: 0, typescriptLoaded: true });
+  });
+});

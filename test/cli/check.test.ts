@@ -1,0 +1,146 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import AjvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import sarifSchema from '../schemas/sarif-2.1.0.json' with { type: 'json' };
+import { makeGitRepo, runCli } from '../support/repo.js';
+
+const CONFIG = `{
+  // free tests everywhere under test/, paid ones under test/evals/
+  "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"], },
+}
+`;
+
+const CLEAN = {
+  'tripwire.config.json': CONFIG,
+  'test/format.test.ts': `import { expect, test } from 'vitest';\nimport { format } from './helpers/format.js';\ntest('formats', () => expect(format('a')).toBe('a'));\n`,
+  'test/helpers/format.ts': `export const format = (s: string) => s;\n`,
+  'test/evals/answer.test.ts': `import OpenAI from 'openai';\nnew OpenAI();\n`,
+};
+
+const VIOLATING = {
+  ...CLEAN,
+  'test/judge.test.ts': `import { test } from 'vitest';\nimport { judge } from './helpers/judge.js';\ntest('judges', async () => { await judge('x'); });\n`,
+  'test/helpers/judge.ts': `import Anthropic from '@anthropic-ai/sdk';\nexport async function judge(q: string) {\n  return new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: q }] });\n}\n`,
+};
+
+describe('tripwire check, spawned on a real git repository', () => {
+  it('exits 0 on a clean repository and says so', () => {
+    const run = runCli(['check'], makeGitRepo(CLEAN));
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^✔ no problems \(4 files, 1 rule, \d+ms\)\n$/);
+    expect(run.code).toBe(0);
+  });
+
+  it('exits 1 with file:line, rule id and the chain on a violation', () => {
+    const run = runCli(['check', '--no-cache'], makeGitRepo(VIOLATING));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('test/judge.test.ts\n  2:1  error  free test reaches a paid call through');
+    expect(run.stdout).toContain('test/judge.test.ts → judge (test/helpers/judge.ts) → @anthropic-ai/sdk');
+    expect(run.stdout).toContain('no-paid-calls-in-free-tests');
+    expect(run.stdout).toContain('✖ 1 problem (1 error, 0 warnings)');
+  });
+
+  it('prints exactly the documented JSON shape with --format json', () => {
+    const run = runCli(['check', '--format', 'json'], makeGitRepo(VIOLATING));
+    expect(run.code).toBe(1);
+    const output = JSON.parse(run.stdout);
+    expect(Object.keys(output)).toEqual(['findings', 'summary']);
+    expect(output.findings).toEqual([
+      {
+        ruleId: 'no-paid-calls-in-free-tests',
+        severity: 'error',
+        file: 'test/judge.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 44,
+        message: expect.stringContaining('test/judge.test.ts → judge (test/helpers/judge.ts) → @anthropic-ai/sdk'),
+        related: [{ file: 'test/helpers/judge.ts', line: 2, column: 1, message: 'judge (test/helpers/judge.ts)' }],
+      },
+    ]);
+    expect(output.summary).toEqual({ errors: 1, warnings: 0, files: 6, rules: 1, ms: expect.any(Number) });
+  });
+
+  it('prints SARIF 2.1.0 that validates against the official schema', () => {
+    const run = runCli(['check', '--format', 'sarif'], makeGitRepo(VIOLATING));
+    expect(run.code).toBe(1);
+    const ajv = new AjvDraft04.default({ allErrors: true, strict: false });
+    ajvFormats.default(ajv);
+    const validate = ajv.compile(sarifSchema);
+    const log = JSON.parse(run.stdout);
+    expect(validate(log) ? [] : validate.errors).toEqual([]);
+    expect(log.runs[0].results[0]).toMatchObject({ ruleId: 'no-paid-calls-in-free-tests', level: 'error' });
+    expect(log.runs[0].tool.driver.rules[0]).toMatchObject({ id: 'no-paid-calls-in-free-tests', helpUri: expect.stringContaining('rules/no-paid-calls-in-free-tests.md') });
+  });
+
+  it('prints GitHub workflow commands with --format github', () => {
+    const run = runCli(['check', '--format', 'github'], makeGitRepo(VIOLATING));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=test\/judge\.test\.ts,line=2,col=1,endLine=2,endColumn=44,title=no-paid-calls-in-free-tests::free test reaches a paid call/);
+  });
+
+  it('--max-warnings turns warnings into a failing exit code', () => {
+    const dir = makeGitRepo({ ...VIOLATING, 'tripwire.config.json': CONFIG.replace(/\}\s*$/, '"rules": { "no-paid-calls-in-free-tests": "warn" } }\n') });
+    expect(runCli(['check'], dir).code).toBe(0);
+    expect(runCli(['check', '--max-warnings', '0'], dir).code).toBe(1);
+  });
+
+  it('reports only the given paths', () => {
+    const dir = makeGitRepo(VIOLATING);
+    expect(runCli(['check', 'test/format.test.ts'], dir).code).toBe(0);
+    expect(runCli(['check', 'test'], dir).code).toBe(1);
+  });
+});
+
+describe('what tripwire cannot evaluate', () => {
+  it('exits 2 on an invalid configuration, naming the file, the key path and the expectation', () => {
+    const run = runCli(['check'], makeGitRepo({ ...CLEAN, 'tripwire.config.json': '{ "tests": { "paidd": [] } }' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('tripwire.config.json: tests.paidd: unknown key (did you mean "paid"?)');
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 on a usage error', () => {
+    const dir = makeGitRepo(CLEAN);
+    expect(runCli(['check', '--format', 'xml'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown format 'xml'") });
+    expect(runCli(['check', '--rule', 'no-such-rule'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown rule 'no-such-rule'") });
+    expect(runCli(['check', '--frobnicate'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('--frobnicate') });
+    expect(runCli(['launch'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'launch'") });
+  });
+
+  it('reports a file that does not parse, at the syntax error', () => {
+    const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'test/broken.test.ts': `import { test } from 'vitest';\ntest('x', () => {\n  const a = ;\n});\n` }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      { ruleId: 'parse-error', severity: 'error', file: 'test/broken.test.ts', line: 3, column: 13, endLine: 3, endColumn: 14, message: 'cannot parse test/broken.test.ts: Expression expected.' },
+    ]);
+  });
+
+  it('reports a tracked file that cannot be read', () => {
+    const dir = makeGitRepo(CLEAN, { commit: false });
+    symlinkSync('missing-target.ts', join(dir, 'test/dangling.test.ts'));
+    const run = runCli(['check', '--format', 'json'], dir);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      { ruleId: 'read-error', severity: 'error', file: 'test/dangling.test.ts', line: 1, column: 1, endLine: 1, endColumn: 1, message: 'cannot read test/dangling.test.ts: ENOENT' },
+    ]);
+  });
+
+  it('reports a configured glob that matches no file, at its place in the config', () => {
+    const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts", "test/e2e/**/*.test.ts"]\n  }\n}\n' }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      { ruleId: 'unmatched-glob', severity: 'error', file: 'tripwire.config.json', line: 4, column: 41, endLine: 4, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
+    ]);
+  });
+});
+
+describe('tripwire explain', () => {
+  it('prints the rule doc', () => {
+    const run = runCli(['explain', 'no-paid-calls-in-free-tests'], makeGitRepo(CLEAN));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^# no-paid-calls-in-free-tests\n/);
+  });
+});

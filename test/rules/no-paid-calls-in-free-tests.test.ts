@@ -1,0 +1,103 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { check } from '../../src/check.js';
+import type { CheckResult, Finding } from '../../src/types.js';
+
+const RULE = 'no-paid-calls-in-free-tests';
+const fixture = (name: 'bad' | 'good') => fileURLToPath(new URL(`../../fixtures/rules/${RULE}/${name}`, import.meta.url));
+
+const at = (finding: Finding) => `${finding.file}:${finding.line}`;
+const ofRule = (result: CheckResult) => result.findings.filter((finding) => finding.ruleId === RULE);
+
+/** One entry per violation shape of the bad fixture: where it is reported, and what its message must say. */
+const BAD: [location: string, shape: string, reason: string[]][] = [
+  ['test/free/summarize.test.ts:2', 'static import of a model SDK', ['openai']],
+  ['test/free/messages.test.ts:5', 'require() of a model SDK', ['@anthropic-ai/sdk']],
+  ['test/free/providers.test.ts:11', 'dynamic import() of a model SDK', ['@google/genai']],
+  [
+    'test/free/judge.test.ts:2',
+    'transitive, depth 2: test → judge.ts → llm.ts → SDK',
+    ['test/free/judge.test.ts → judgeAnswer (test/helpers/judge.ts) → complete (test/helpers/llm.ts) → @anthropic-ai/sdk'],
+  ],
+  ['test/free/stream-events.test.ts:7', 'spawn by argv', ['claude']],
+  ['test/free/cli-smoke.test.ts:5', 'shell string through sh -c', ['claude']],
+  ['test/free/codex-adapter.test.ts:13', 'command held in a constant', ['codex']],
+  ['test/free/gemini-adapter.test.ts:6', 'command by absolute path', ['gemini']],
+  ['test/free/bun-runner.test.ts:4', 'Bun.spawn({ cmd })', ['claude']],
+  ['test/free/execa-runner.test.ts:5', 'execa', ['claude']],
+  ['test/free/rate-limit.test.ts:9', 'fetch of a metered host', ['api.anthropic.com']],
+  ['test/free/config.test.ts:9', 'API key read from the environment', ['OPENAI_API_KEY']],
+  ['test/free/grade.test.ts:2', 'tsconfig paths alias to a helper that fetches', ['gradeWithModel (test/helpers/grade.ts)', 'api.openai.com']],
+  ['test/free/score-run.test.ts:2', 'barrel re-export of a helper that spawns', ['scoreRun (test/helpers/score.ts)', 'claude']],
+  ['test/free/which-runner.test.ts:6', 'CLI path from Bun.which', ['claude']],
+  ['test/free/zx-runner.test.ts:5', 'zx $ template', ['claude']],
+  ['test/free/session-id.test.ts:2', 'helper with a paid call at module top level, imported for a pure export', ['test/helpers/session.ts', 'claude']],
+  ['test/free/exec-template.test.ts:6', 'template literal with a constant head', ['claude']],
+  ['test/free/report-header.test.ts:6', 'suppression without a reason', ['without a reason']],
+  ['test/free/report-header.test.ts:7', 'the call under that suppression stays reported', ['claude']],
+];
+
+describe(RULE, () => {
+  describe('bad fixture', () => {
+    let result: CheckResult;
+    let findings: Finding[];
+
+    beforeAll(async () => {
+      result = await check({ cwd: fixture('bad'), cache: false, rules: [RULE] });
+      findings = ofRule(result);
+    });
+
+    test('reports each violation once, at the call, the import, the env read or the comment', () => {
+      expect(findings.map(at).sort()).toEqual([
+        'test/free/bun-runner.test.ts:4',
+        'test/free/cli-smoke.test.ts:5',
+        'test/free/codex-adapter.test.ts:13',
+        'test/free/config.test.ts:9',
+        'test/free/exec-template.test.ts:6',
+        'test/free/execa-runner.test.ts:5',
+        'test/free/gemini-adapter.test.ts:6',
+        'test/free/grade.test.ts:2',
+        'test/free/judge.test.ts:2',
+        'test/free/messages.test.ts:5',
+        'test/free/providers.test.ts:11',
+        'test/free/rate-limit.test.ts:9',
+        'test/free/report-header.test.ts:6',
+        'test/free/report-header.test.ts:7',
+        'test/free/score-run.test.ts:2',
+        'test/free/session-id.test.ts:2',
+        'test/free/stream-events.test.ts:7',
+        'test/free/summarize.test.ts:2',
+        'test/free/which-runner.test.ts:6',
+        'test/free/zx-runner.test.ts:5',
+      ]);
+    });
+
+    test('reports nothing in the paid root, the helpers or the clean free test', () => {
+      const files = new Set(findings.map((finding) => finding.file));
+      expect([...files].filter((file) => !file.startsWith('test/free/'))).toEqual([]);
+      expect(files.has('test/free/format-report.test.ts')).toBe(false);
+    });
+
+    test.each(BAD)('%s (%s) is reported for its reason', (location, _shape, reason) => {
+      const finding = findings.find((candidate) => at(candidate) === location);
+      expect(finding, `no finding at ${location}`).toBeDefined();
+      for (const part of reason) expect(finding?.message).toContain(part);
+    });
+
+    test('every finding is an error of this rule (no parse error, unmatched glob or other kind)', () => {
+      expect(result.findings.filter((finding) => finding.ruleId !== RULE || finding.severity !== 'error')).toEqual([]);
+    });
+  });
+
+  describe('good fixture', () => {
+    test('reports nothing: type imports, mocks, probes, unspawned strings, pure exports, paid roots and reasoned suppressions', async () => {
+      const result = await check({ cwd: fixture('good'), cache: false, rules: [RULE] });
+      expect(ofRule(result).map(at).sort()).toEqual([]);
+    });
+
+    test('raises no finding of any other kind either (no parse error, unmatched glob or invalid suppression)', async () => {
+      const result = await check({ cwd: fixture('good'), cache: false, rules: [RULE] });
+      expect(result.findings.map((finding) => `${finding.ruleId} ${at(finding)}`)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/version.js';
+
+/** A real git repository in a temporary directory, with `files` committed. */
+export function makeGitRepo(files: Record<string, string>, options: { commit?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tripwire-test-'));
+  writeFiles(dir, files);
+  const git = (...args: string[]): void => {
+    execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  };
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'test@example.com');
+  git('config', 'user.name', 'tripwire test');
+  git('config', 'commit.gpgsign', 'false');
+  if (options.commit !== false) {
+    git('add', '-A');
+    git('commit', '-q', '-m', 'fixture');
+  }
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the built CLI (`npm test` builds first), as a user or a hook would. */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): CliRun {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+  delete childEnv.FORCE_COLOR;
+  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], { cwd, encoding: 'utf8', env: childEnv });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
