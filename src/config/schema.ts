@@ -116,6 +116,14 @@ const mapsSchema = z.strictObject({
       ...mapRefShape,
       /** @example ["gate", "periodic"] */
       values: z.array(name()).min(1).default(['gate', 'periodic']).meta({ description: 'The allowed tiers.' }),
+      /** @example ["E2E_TOUCHFILES"] */
+      covers: z
+        .array(name())
+        .optional()
+        .meta({
+          description:
+            'The touchfile maps whose keys the tier map must equal, by export name (or `file#path` for JSON/YAML); default: all of them. A judge map tiered by its CI lane can be left out.',
+        }),
     })
     .refine(exportOrPath, exportOrPathError)
     .optional()
@@ -133,6 +141,8 @@ const mapsSchema = z.strictObject({
       description: 'The global touchfile list: a change to any of these files selects every paid test.',
       ...exportOrPathMeta,
     }),
+  /** @example ["dist/**", "test/fixtures/generated/**"] */
+  generated: strings('Globs of paths the build creates before tests run: a touchfile glob that matches only such paths is not dead.'),
 });
 
 const shippedSchema = z.strictObject({

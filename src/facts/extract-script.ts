@@ -1,6 +1,7 @@
 import type * as TS from 'typescript';
 import { loadTypeScript, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
+import { extractValues } from './extract-values.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
 
@@ -14,10 +15,15 @@ const NODE_HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', '
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'request', 'fetch', 'stream', 'connect']);
 const MOCK_CALLS = new Set(['vi.mock', 'vi.doMock', 'jest.mock', 'jest.doMock', 'jest.unstable_mockModule', 'mock.module', 'td.replace', 'td.replaceEsm']);
 
-export function extractScriptFacts(path: string, text: string): FileFacts {
+export interface ExtractOptions {
+  /** Callee names whose calls are recorded with their arguments (test-id and self-gate helpers). */
+  calls?: readonly string[];
+}
+
+export function extractScriptFacts(path: string, text: string, options: ExtractOptions = {}): FileFacts {
   const ts = loadTypeScript();
   const sourceFile = parseScript(path, text);
-  return new ScriptExtractor(ts, sourceFile).run();
+  return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
 }
 
 interface Context {
@@ -40,6 +46,7 @@ class ScriptExtractor {
   constructor(
     private readonly ts: TypeScript,
     private readonly sourceFile: TS.SourceFile,
+    private readonly callNames: ReadonlySet<string>,
   ) {}
 
   run(): FileFacts {
@@ -49,7 +56,9 @@ class ScriptExtractor {
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     if (init.refs.length > 0 || init.sites.length > 0) this.units.push(init);
+    const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
     return {
+      ...values,
       kind: 'script',
       imports: this.imports,
       exports: this.exports,

@@ -13,6 +13,12 @@ export interface FileFacts {
   /** Top-level units: one per top-level declaration, plus `<init>` for bare statements. */
   units: Unit[];
   suppressions: Suppression[];
+  /** Top-level variable declarations with a plain name, their initializers as static expressions. */
+  constants: ConstantFact[];
+  /** Calls to the callee names the extraction was asked for (test-id and self-gate helpers). */
+  calls: CallFact[];
+  /** Comparisons of an env var with a string literal (`process.env.EVALS_TIER === 'gate'`). */
+  envCompares: EnvCompareFact[];
   /** Syntax errors reported by the parser; a file with any is a finding. */
   parseErrors: { message: string; loc: Loc }[];
 }
@@ -107,5 +113,48 @@ export interface Suppression {
   scope: 'next-line' | 'line';
   rules: string[];
   reason: string | null;
+  loc: Loc;
+}
+
+/**
+ * A statically evaluable expression, kept as data so that maps and ids can be
+ * evaluated across files from cached facts. What cannot be evaluated is kept
+ * as `unsupported` with its reason, so that evaluation fails closed where it is used.
+ */
+export type Expr =
+  | { k: 'lit'; v: string | number | boolean | null; loc: Loc }
+  | { k: 'arr'; items: Expr[]; loc: Loc }
+  | { k: 'obj'; props: ObjProp[]; loc: Loc }
+  | { k: 'spread'; e: Expr; loc: Loc }
+  /** A name: a top-level constant or an import binding of the file. */
+  | { k: 'ref'; name: string; loc: Loc }
+  | { k: 'member'; obj: Expr; prop: Expr; loc: Loc }
+  /** String concatenation and template literals. */
+  | { k: 'concat'; parts: Expr[]; loc: Loc }
+  /** A parameter of a local function: bound at the function's call sites. */
+  | { k: 'param'; fn: string; index: number; loc: Loc }
+  /** Each element of an array, for a loop variable (`for…of`, `.forEach`, `.map`). */
+  | { k: 'each'; of: Expr; loc: Loc }
+  | { k: 'unsupported'; why: string; loc: Loc };
+
+export type ObjProp = { key: Expr; value: Expr; loc: Loc } | { k: 'spread'; e: Expr; loc: Loc };
+
+export interface ConstantFact {
+  name: string;
+  kind: 'const' | 'let' | 'var';
+  expr: Expr;
+  loc: Loc;
+}
+
+export interface CallFact {
+  /** The names the callee answers to: `helpers.runEval` → [`helpers.runEval`, `runEval`]; `describe.skipIf(c)(…)` → [`describe.skipIf`, `skipIf`, `describe`]. */
+  names: string[];
+  args: Expr[];
+  loc: Loc;
+}
+
+export interface EnvCompareFact {
+  name: string;
+  value: string;
   loc: Loc;
 }

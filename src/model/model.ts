@@ -9,9 +9,10 @@ import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { Loc } from '../types.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
+import { computeSelection, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error';
@@ -51,6 +52,10 @@ export class RepoModel {
   private readonly factsMemo = new Map<string, FileFacts | null>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
+  private selectionMemo: SelectionResult | null = null;
+  private readonly closureMemo = new Map<string, Map<string, string[]>>();
+  /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
+  private readonly callNames: string[];
 
   constructor(options: ModelOptions) {
     this.root = options.root;
@@ -61,6 +66,8 @@ export class RepoModel {
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
+    const { ids, selfGate } = options.config.tests;
+    this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
   }
 
   matching(patterns: readonly string[]): string[] {
@@ -74,6 +81,17 @@ export class RepoModel {
 
   isPaidTest(file: string): boolean {
     return compileGlobs(this.config.tests.paid)(file);
+  }
+
+  paidTestFiles(): string[] {
+    const paid = compileGlobs(this.config.tests.paid);
+    return this.testFiles().filter((file) => paid(file));
+  }
+
+  /** The evaluated maps and paid test ids, computed once per run and shared by the map rules and `select`. */
+  selection(): SelectionResult {
+    this.selectionMemo ??= computeSelection(this);
+    return this.selectionMemo;
   }
 
   freeTestFiles(): string[] {
@@ -121,17 +139,46 @@ export class RepoModel {
   }
 
   private extract(file: string, text: string): FileFacts {
-    // The path is part of the key: the script kind (TS, TSX, JS) depends on it.
-    const key = createHash('sha1').update(file).update('\0').update(text).digest('hex');
+    // The path is part of the key (the script kind depends on it), and so are
+    // the recorded callee names, the only configuration the facts depend on.
+    const key = createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(text).digest('hex');
     const cached = this.cache?.get(key);
     if (cached) {
       this.stats.cached++;
       return cached;
     }
-    const facts = extractScriptFacts(file, text);
+    const facts = extractScriptFacts(file, text, { calls: this.callNames });
     this.stats.parsed++;
     this.cache?.set(key, facts);
     return facts;
+  }
+
+  /**
+   * Every local file `file` loads, transitively (static, side-effect, re-export,
+   * dynamic and require imports; `import type` excluded), each with the import
+   * chain that reaches it, shortest first.
+   */
+  importClosure(file: string): Map<string, string[]> {
+    const memo = this.closureMemo.get(file);
+    if (memo) return memo;
+    const closure = new Map<string, string[]>();
+    const queue: string[][] = [[file]];
+    const seen = new Set([file]);
+    for (let i = 0; i < queue.length; i++) {
+      const chain = queue[i] ?? [];
+      const current = chain.at(-1) ?? file;
+      for (const fact of this.facts(current)?.imports ?? []) {
+        if (fact.typeOnly) continue;
+        const target = this.resolve(current, fact.specifier);
+        if (target.kind !== 'file' || seen.has(target.path)) continue;
+        seen.add(target.path);
+        const next = [...chain, target.path];
+        closure.set(target.path, next);
+        queue.push(next);
+      }
+    }
+    this.closureMemo.set(file, closure);
+    return closure;
   }
 
   resolve(fromFile: string, specifier: string): Resolution {

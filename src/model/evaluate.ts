@@ -1,0 +1,383 @@
+import { parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Expr } from '../facts/types.js';
+import type { Loc } from '../types.js';
+import type { RepoModel } from './model.js';
+import { FILE_START, lineIndex, rangeLoc } from './positions.js';
+
+/** A value evaluated statically, each part with where it was written. */
+export type Value =
+  | { t: 'str'; v: string; file: string; loc: Loc }
+  | { t: 'num'; v: number; file: string; loc: Loc }
+  | { t: 'bool'; v: boolean; file: string; loc: Loc }
+  | { t: 'null'; file: string; loc: Loc }
+  | { t: 'arr'; items: Value[]; file: string; loc: Loc }
+  | { t: 'obj'; entries: ObjEntry[]; file: string; loc: Loc }
+  /** A property whose value could not be evaluated: an error only for whoever reads it (a test's callback beside its id). */
+  | { t: 'err'; errors: EvalError[]; file: string; loc: Loc };
+
+export interface ObjEntry {
+  key: string;
+  keyFile: string;
+  keyLoc: Loc;
+  value: Value;
+}
+
+export interface EvalError {
+  file: string;
+  loc: Loc;
+  message: string;
+}
+
+export interface Evaluated {
+  value: Value | null;
+  errors: EvalError[];
+  /** Every file the evaluation read: the map file, the modules it re-exports through, the files of imported constants. */
+  files: string[];
+}
+
+/** Alternatives beyond this are not enumerated (a loop over a loop over a table). */
+const MAX_ALTERNATIVES = 2000;
+
+interface Context {
+  errors: EvalError[];
+  files: Set<string>;
+  /** Constants being evaluated, for cycle detection. */
+  active: Set<string>;
+}
+
+/**
+ * Evaluates `Expr` trees from the facts, across files, without running
+ * anything. What it cannot evaluate becomes an error naming the node; the rest
+ * of the value is still returned, so one bad entry does not hide the others.
+ */
+export class Evaluator {
+  private readonly memo = new Map<string, { values: Value[]; errors: EvalError[]; files: string[] }>();
+
+  constructor(private readonly model: RepoModel) {}
+
+  /** The value of an exported binding of a TS/JS file, or of a dot path in a JSON/YAML file. */
+  evaluateRef(file: string, ref: { export?: string | undefined; path?: string | undefined }): Evaluated {
+    if (/\.(json|jsonc|ya?ml)$/.test(file)) return this.evaluateDataFile(file, ref.path);
+    const context: Context = { errors: [], files: new Set([file]), active: new Set() };
+    const name = ref.export ?? 'default';
+    const values = this.exportValues(file, name, FILE_START, context);
+    return { value: values[0] ?? null, errors: context.errors, files: [...context.files] };
+  }
+
+  /** All alternatives of an expression of `file` (several when a loop variable is involved). */
+  evaluateExpr(file: string, expr: Expr): { values: Value[]; errors: EvalError[]; files: string[] } {
+    const context: Context = { errors: [], files: new Set([file]), active: new Set() };
+    const values = this.evaluate(file, expr, context);
+    return { values, errors: context.errors, files: [...context.files] };
+  }
+
+  private evaluate(file: string, expr: Expr, context: Context): Value[] {
+    const fail = (message: string): Value[] => {
+      context.errors.push({ file, loc: expr.loc, message });
+      return [];
+    };
+    switch (expr.k) {
+      case 'lit': {
+        const v = expr.v;
+        if (typeof v === 'string') return [{ t: 'str', v, file, loc: expr.loc }];
+        if (typeof v === 'number') return [{ t: 'num', v, file, loc: expr.loc }];
+        if (typeof v === 'boolean') return [{ t: 'bool', v, file, loc: expr.loc }];
+        return [{ t: 'null', file, loc: expr.loc }];
+      }
+      case 'arr': {
+        const items: Value[] = [];
+        for (const item of expr.items) {
+          if (item.k === 'spread') {
+            for (const spread of this.evaluate(file, item.e, context).slice(0, 1)) {
+              if (spread.t === 'arr') items.push(...spread.items);
+              else context.errors.push({ file, loc: item.loc, message: 'spread of a value that is not an array' });
+            }
+          } else {
+            const [first] = this.evaluate(file, item, context);
+            if (first) items.push(first);
+          }
+        }
+        return [{ t: 'arr', items, file, loc: expr.loc }];
+      }
+      case 'obj': {
+        const entries: ObjEntry[] = [];
+        const written = new Map<string, Loc>();
+        for (const prop of expr.props) {
+          if ('k' in prop) {
+            const [spread] = this.evaluate(file, prop.e, context);
+            if (spread?.t === 'obj') {
+              for (const entry of spread.entries) setEntry(entries, entry);
+            } else if (spread?.t === 'err') context.errors.push(...spread.errors);
+            else if (spread) context.errors.push({ file, loc: prop.loc, message: 'spread of a value that is not an object' });
+            continue;
+          }
+          const [key] = this.evaluate(file, prop.key, context);
+          if (!key) continue;
+          if (key.t !== 'str' && key.t !== 'num') {
+            context.errors.push({ file, loc: prop.key.loc, message: 'a computed key that is not a string' });
+            continue;
+          }
+          const keyText = String(key.v);
+          const earlier = written.get(keyText);
+          if (earlier) {
+            context.errors.push({ file, loc: prop.loc, message: `duplicate key '${keyText}' (first at line ${earlier.line}): JavaScript keeps only the last, and the earlier list is silently dropped` });
+          }
+          written.set(keyText, prop.loc);
+          const inner: Context = { errors: [], files: context.files, active: context.active };
+          const [value] = this.evaluate(file, prop.value, inner);
+          const stored: Value | undefined = inner.errors.length > 0 ? { t: 'err', errors: inner.errors, file, loc: prop.value.loc } : value;
+          if (stored) setEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value: stored });
+        }
+        return [{ t: 'obj', entries, file, loc: expr.loc }];
+      }
+      case 'spread':
+        return fail('a spread outside an array or object');
+      case 'ref':
+        return this.refValues(file, expr.name, expr.loc, context);
+      case 'member': {
+        const namespace = expr.obj.k === 'ref' ? this.namespaceTarget(file, expr.obj.name) : null;
+        const props = this.evaluate(file, expr.prop, context);
+        if (namespace !== null) {
+          return props.flatMap((prop) => (prop.t === 'str' ? this.exportValues(namespace, prop.v, expr.loc, context) : []));
+        }
+        const objects = this.evaluate(file, expr.obj, context);
+        const out: Value[] = [];
+        for (const object of objects) {
+          for (const prop of props) {
+            const found = member(object, prop);
+            if (found?.t === 'err') context.errors.push(...found.errors);
+            else if (found) out.push(found);
+            else context.errors.push({ file, loc: expr.loc, message: `no property ${prop.t === 'str' || prop.t === 'num' ? `'${prop.v}'` : '(computed)'} on this value` });
+          }
+        }
+        return out;
+      }
+      case 'concat': {
+        let texts: { v: string }[] = [{ v: '' }];
+        for (const part of expr.parts) {
+          const values = this.evaluate(file, part, context);
+          if (values.length === 0) return [];
+          const next: { v: string }[] = [];
+          for (const text of texts) {
+            for (const value of values) {
+              if (value.t === 'err') {
+                context.errors.push(...value.errors);
+                return [];
+              }
+              if (value.t === 'arr' || value.t === 'obj') {
+                context.errors.push({ file, loc: part.loc, message: 'an array or object inside a string' });
+                return [];
+              }
+              next.push({ v: text.v + (value.t === 'null' ? 'null' : String(value.v)) });
+            }
+          }
+          texts = next.slice(0, MAX_ALTERNATIVES);
+        }
+        return texts.map((text) => ({ t: 'str', v: text.v, file, loc: expr.loc }));
+      }
+      case 'each': {
+        const out: Value[] = [];
+        for (const array of this.evaluate(file, expr.of, context)) {
+          if (array.t === 'arr') out.push(...array.items);
+          else context.errors.push({ file, loc: expr.of.loc, message: 'a loop over a value that is not an array' });
+        }
+        return out.slice(0, MAX_ALTERNATIVES);
+      }
+      case 'param':
+        return fail(expr.fn === '<anonymous>' ? 'a parameter of an anonymous function: its value is only known at run time' : `parameter ${expr.index + 1} of '${expr.fn}': no call of '${expr.fn}' in this file passes a constant`);
+      case 'unsupported':
+        return fail(`cannot evaluate ${expr.why} statically`);
+    }
+  }
+
+  private refValues(file: string, name: string, loc: Loc, context: Context): Value[] {
+    const facts = this.model.facts(file);
+    const constant = facts?.constants.find((c) => c.name === name);
+    if (constant) {
+      if (constant.kind !== 'const') {
+        context.errors.push({ file, loc, message: `'${name}' is a ${constant.kind} binding: its value can change at run time; declare it const` });
+        return [];
+      }
+      const key = `${file}#${name}`;
+      const cached = this.memo.get(key);
+      if (cached) return this.replay(cached, context);
+      if (context.active.has(key)) {
+        context.errors.push({ file, loc, message: `'${name}' refers to itself` });
+        return [];
+      }
+      const inner: Context = { errors: [], files: new Set([file]), active: new Set([...context.active, key]) };
+      const values = this.evaluate(file, constant.expr, inner);
+      const result = { values, errors: inner.errors, files: [...inner.files] };
+      this.memo.set(key, result);
+      return this.replay(result, context);
+    }
+    for (const fact of facts?.imports ?? []) {
+      if (fact.typeOnly) continue;
+      const binding = fact.bindings.find((b) => b.local === name && !b.typeOnly);
+      if (!binding) continue;
+      const target = this.model.resolve(file, fact.specifier);
+      if (target.kind !== 'file') {
+        context.errors.push({ file, loc, message: `'${name}' is imported from ${target.kind === 'package' ? `the package '${target.name}'` : `'${fact.specifier}', which does not resolve`}: only local files are evaluated` });
+        return [];
+      }
+      if (binding.imported === '*') {
+        context.errors.push({ file, loc, message: `'${name}' is a whole module namespace: use one of its exports` });
+        return [];
+      }
+      return this.exportValues(target.path, binding.imported, loc, context);
+    }
+    context.errors.push({ file, loc, message: `'${name}' is not a constant declared at the top level of this file or imported from a local file` });
+    return [];
+  }
+
+  private replay(result: { values: Value[]; errors: EvalError[]; files: string[] }, context: Context): Value[] {
+    context.errors.push(...result.errors);
+    for (const f of result.files) context.files.add(f);
+    return result.values;
+  }
+
+  private namespaceTarget(file: string, name: string): string | null {
+    const facts = this.model.facts(file);
+    if (facts?.constants.some((c) => c.name === name)) return null;
+    for (const fact of facts?.imports ?? []) {
+      const binding = fact.bindings.find((b) => b.local === name && b.imported === '*');
+      if (!binding) continue;
+      const target = this.model.resolve(file, fact.specifier);
+      return target.kind === 'file' ? target.path : null;
+    }
+    return null;
+  }
+
+  private exportValues(file: string, name: string, loc: Loc, context: Context, depth = 0): Value[] {
+    context.files.add(file);
+    const facts = this.model.facts(file);
+    if (!facts) {
+      context.errors.push({ file, loc, message: `cannot read the exports of ${file}` });
+      return [];
+    }
+    if (depth > 20) {
+      context.errors.push({ file, loc, message: `re-exports of '${name}' go round in a cycle` });
+      return [];
+    }
+    for (const fact of facts.exports) {
+      if (fact.kind === 'local' && fact.name === name) return this.refValues(file, fact.local, loc, context);
+      if (fact.kind === 'reexport' && fact.name === name) {
+        const target = this.model.resolve(file, fact.specifier);
+        if (target.kind !== 'file' || fact.imported === '*') {
+          context.errors.push({ file, loc: fact.loc, message: `'${name}' is re-exported from '${fact.specifier}', which cannot be evaluated` });
+          return [];
+        }
+        return this.exportValues(target.path, fact.imported, fact.loc, context, depth + 1);
+      }
+    }
+    for (const fact of facts.exports) {
+      if (fact.kind !== 'star') continue;
+      const target = this.model.resolve(file, fact.specifier);
+      if (target.kind !== 'file') continue;
+      const targetFacts = this.model.facts(target.path);
+      if (targetFacts && exportsName(targetFacts.exports, name)) return this.exportValues(target.path, name, fact.loc, context, depth + 1);
+    }
+    context.errors.push({ file, loc, message: `${file} has no export '${name}'` });
+    return [];
+  }
+
+  private evaluateDataFile(file: string, path: string | undefined): Evaluated {
+    const text = this.model.text(file);
+    if (text === null) return { value: null, errors: [{ file, loc: FILE_START, message: `cannot read ${file}` }], files: [file] };
+    const errors: EvalError[] = [];
+    const root = file.endsWith('.json') || file.endsWith('.jsonc') ? jsonValue(file, text, errors) : yamlValue(file, text, errors);
+    let value = root;
+    for (const segment of path ? path.split('.') : []) {
+      const next = value?.t === 'obj' ? value.entries.find((e) => e.key === segment)?.value : undefined;
+      if (!next) {
+        errors.push({ file, loc: value?.loc ?? FILE_START, message: `${file} has no '${path}'` });
+        return { value: null, errors, files: [file] };
+      }
+      value = next;
+    }
+    return { value, errors, files: [file] };
+  }
+}
+
+function setEntry(entries: ObjEntry[], entry: ObjEntry): void {
+  const index = entries.findIndex((e) => e.key === entry.key);
+  if (index === -1) entries.push(entry);
+  else entries[index] = entry;
+}
+
+function member(object: Value, prop: Value): Value | undefined {
+  if (object.t === 'obj' && (prop.t === 'str' || prop.t === 'num')) return object.entries.find((e) => e.key === String(prop.v))?.value;
+  if (object.t === 'arr' && prop.t === 'num') return object.items[prop.v];
+  if (object.t === 'arr' && prop.t === 'str' && prop.v === 'length') return { t: 'num', v: object.items.length, file: object.file, loc: object.loc };
+  return undefined;
+}
+
+function exportsName(exports: readonly { kind: string; name?: string }[], name: string): boolean {
+  return exports.some((e) => e.name === name || e.kind === 'star');
+}
+
+function jsonValue(file: string, text: string, errors: EvalError[]): Value | null {
+  const position = lineIndex(text);
+  const parseErrors: { error: number; offset: number; length: number }[] = [];
+  const tree = parseTree(text, parseErrors, { allowTrailingComma: true });
+  for (const error of parseErrors) errors.push({ file, loc: rangeLoc(position, error.offset, error.offset + error.length), message: `${file} is not valid JSON` });
+  if (!tree) return null;
+  const convert = (node: JsonNode): Value => {
+    const loc = rangeLoc(position, node.offset, node.offset + node.length);
+    if (node.type === 'array') return { t: 'arr', items: (node.children ?? []).map(convert), file, loc };
+    if (node.type === 'object') {
+      const entries: ObjEntry[] = [];
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue;
+        const keyLoc = rangeLoc(position, keyNode.offset, keyNode.offset + keyNode.length);
+        if (entries.some((e) => e.key === keyNode.value)) errors.push({ file, loc: keyLoc, message: `duplicate key '${keyNode.value}': only the last one counts` });
+        setEntry(entries, { key: keyNode.value, keyFile: file, keyLoc, value: convert(valueNode) });
+      }
+      return { t: 'obj', entries, file, loc };
+    }
+    const v: unknown = node.value;
+    if (typeof v === 'string') return { t: 'str', v, file, loc };
+    if (typeof v === 'number') return { t: 'num', v, file, loc };
+    if (typeof v === 'boolean') return { t: 'bool', v, file, loc };
+    return { t: 'null', file, loc };
+  };
+  return convert(tree);
+}
+
+function yamlValue(file: string, text: string, errors: EvalError[]): Value | null {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const locOf = (range: readonly number[] | null | undefined): Loc => {
+    const start = range?.[0] ?? 0;
+    const end = range?.[1] ?? start;
+    const a = lineCounter.linePos(start);
+    const b = lineCounter.linePos(end);
+    return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
+  };
+  for (const error of document.errors) errors.push({ file, loc: locOf(error.pos), message: `${file}: ${error.message.split('\n')[0] ?? 'invalid YAML'}` });
+  const convert = (node: unknown): Value => {
+    if (isMap(node)) {
+      const entries: ObjEntry[] = [];
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : null;
+        if (key === null) continue;
+        const keyLoc = isScalar(pair.key) ? locOf(pair.key.range) : locOf(node.range);
+        setEntry(entries, { key, keyFile: file, keyLoc, value: convert(pair.value) });
+      }
+      return { t: 'obj', entries, file, loc: locOf(node.range) };
+    }
+    if (isSeq(node)) return { t: 'arr', items: node.items.map(convert), file, loc: locOf(node.range) };
+    if (isScalar(node)) {
+      const loc = locOf(node.range);
+      const v: unknown = node.value;
+      if (typeof v === 'string') return { t: 'str', v, file, loc };
+      if (typeof v === 'number') return { t: 'num', v, file, loc };
+      if (typeof v === 'boolean') return { t: 'bool', v, file, loc };
+      return { t: 'null', file, loc };
+    }
+    return { t: 'null', file, loc: FILE_START };
+  };
+  return document.contents === null ? null : convert(document.contents);
+}

@@ -1,0 +1,45 @@
+import type { Loc } from '../types.js';
+
+/** A value from a map, with where it was written (a spread can bring it from another file). */
+export interface Located<T> {
+  value: T;
+  file: string;
+  loc: Loc;
+}
+
+export interface TouchfileEntry {
+  key: Located<string>;
+  globs: Located<string>[];
+  /** The configured map it came from: an export name, or `file#path` for JSON/YAML. */
+  map: string;
+}
+
+export interface PaidTestId {
+  id: string;
+  file: string;
+  loc: Loc;
+  /** `call`: declared by an id call; `registration`: a touchfile list names the file's own path. */
+  via: 'call' | 'registration';
+}
+
+/**
+ * Everything diff-based selection needs, evaluated statically from the maps
+ * and the paid test files. Evaluation problems are not here: the rules report them.
+ */
+export interface Selection {
+  /** Every touchfile entry of every configured map, in map order. */
+  touchfiles: TouchfileEntry[];
+  /** Test id → its tier, when a tier map is configured. */
+  tiers: Map<string, Located<string>> | null;
+  /** The global touchfile globs, when configured. */
+  globals: Located<string>[] | null;
+  /** Every id that a paid test file declares or registers. */
+  paidIds: PaidTestId[];
+}
+
+export interface SelectedId {
+  id: string;
+  tier: string | null;
+  /** Why it was selected: the changed file and the glob that matched it, or the global that changed. */
+  reasons: { file: string; glob: string; global: boolean }[];
+}

@@ -1,0 +1,186 @@
+import type { RuleId } from '../../rules/ids.js';
+import type { MapRef } from '../config/schema.js';
+import type { Loc } from '../types.js';
+import { Evaluator, type EvalError, type Value } from './evaluate.js';
+import type { RepoModel } from './model.js';
+import { FILE_START } from './positions.js';
+import type { Located, PaidTestId, Selection, TouchfileEntry } from './selection-types.js';
+
+/** A problem found while reading the maps or the ids, with the rule that reports it. */
+export interface SelectionProblem {
+  rule: RuleId;
+  file: string;
+  loc: Loc;
+  message: string;
+}
+
+export interface SelectionResult {
+  selection: Selection;
+  problems: SelectionProblem[];
+  /** The files each map was read from, by map label (config file, re-exporting modules, defining files). */
+  mapFiles: Map<string, string[]>;
+  /** Per paid file: the tiers its self-gates name. */
+  selfGates: Map<string, Located<string>[]>;
+  /** The evaluated globals list's own location, for findings about the list as a whole. */
+  globalsAt: { file: string; loc: Loc } | null;
+}
+
+export function mapLabel(ref: MapRef): string {
+  return ref.export ?? `${ref.file}#${ref.path ?? ''}`;
+}
+
+/**
+ * Reads the configured maps and every paid test file's ids statically. Called
+ * once per run (the model memoizes it); the three map rules and `select`
+ * share the result.
+ */
+export function computeSelection(model: RepoModel): SelectionResult {
+  const evaluator = new Evaluator(model);
+  const problems: SelectionProblem[] = [];
+  const mapFiles = new Map<string, string[]>();
+  const maps = model.config.maps;
+  const report = (rule: RuleId, errors: readonly EvalError[]): void => {
+    for (const error of errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot evaluate the map statically: ${error.message}` });
+  };
+
+  const readMap = (rule: RuleId, ref: MapRef): Value | null => {
+    if (!model.fileSet.has(ref.file)) {
+      problems.push({ rule, file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
+      return null;
+    }
+    const result = evaluator.evaluateRef(ref.file, ref);
+    report(rule, result.errors);
+    mapFiles.set(mapLabel(ref), result.files);
+    return result.value;
+  };
+
+  const touchfiles: TouchfileEntry[] = [];
+  const touchfileRefs = maps?.touchfiles === undefined ? [] : Array.isArray(maps.touchfiles) ? maps.touchfiles : [maps.touchfiles];
+  for (const ref of touchfileRefs) {
+    const value = readMap('touchfiles-cover-paid-tests', ref);
+    if (value === null) continue;
+    if (value.t !== 'obj') {
+      problems.push({ rule: 'touchfiles-cover-paid-tests', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
+      continue;
+    }
+    for (const entry of value.entries) {
+      if (entry.value.t === 'err') {
+        report('touchfiles-cover-paid-tests', entry.value.errors);
+        continue;
+      }
+      const globs = stringList(entry.value);
+      if (globs === null) {
+        problems.push({ rule: 'touchfiles-cover-paid-tests', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
+        continue;
+      }
+      touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs, map: mapLabel(ref) });
+    }
+  }
+
+  let tiers: Map<string, Located<string>> | null = null;
+  if (maps?.tiers) {
+    const value = readMap('tiers-cover-paid-tests', maps.tiers);
+    tiers = new Map();
+    if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
+    for (const entry of value?.t === 'obj' ? value.entries : []) {
+      if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
+      else if (entry.value.t === 'err') report('tiers-cover-paid-tests', entry.value.errors);
+      else problems.push({ rule: 'tiers-cover-paid-tests', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
+    }
+  }
+
+  let globals: Located<string>[] | null = null;
+  let globalsAt: SelectionResult['globalsAt'] = null;
+  if (maps?.globals) {
+    const value = readMap('global-touchfiles-present', maps.globals);
+    globals = value === null ? null : stringList(value);
+    if (value) globalsAt = { file: value.file, loc: value.loc };
+    if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
+  }
+
+  const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems);
+  return { selection: { touchfiles, tiers, globals, paidIds }, problems, mapFiles, selfGates, globalsAt };
+}
+
+function stringList(value: Value): Located<string>[] | null {
+  if (value.t !== 'arr') return null;
+  const out: Located<string>[] = [];
+  for (const item of value.items) {
+    if (item.t !== 'str') return null;
+    out.push({ value: item.v, file: item.file, loc: item.loc });
+  }
+  return out;
+}
+
+function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: readonly TouchfileEntry[], problems: SelectionProblem[]): { paidIds: PaidTestId[]; selfGates: Map<string, Located<string>[]> } {
+  const { ids: idShapes, selfGate } = model.config.tests;
+  const tierValues = new Set(model.config.maps?.tiers?.values ?? ['gate', 'periodic']);
+  const gateEnv = new Set(selfGate.flatMap((gate) => ('env' in gate ? [gate.env] : [])));
+  const paidIds: PaidTestId[] = [];
+  const selfGates = new Map<string, Located<string>[]>();
+  const rule: RuleId = 'touchfiles-cover-paid-tests';
+
+  for (const file of model.paidTestFiles()) {
+    const facts = model.facts(file);
+    if (!facts) continue;
+    const before = paidIds.length;
+    for (const call of facts.calls) {
+      for (const shape of idShapes) {
+        if (!call.names.includes(shape.call)) continue;
+        const arg = call.args[shape.arg];
+        if (!arg) {
+          problems.push({ rule, file, loc: call.loc, message: `${shape.call}() has no argument ${shape.arg + 1} to read the test id from` });
+          continue;
+        }
+        const result = evaluator.evaluateExpr(file, arg);
+        for (const error of result.errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+        for (const value of result.values) {
+          const target = shape.property === undefined ? value : propertyPath(value, shape.property);
+          if (!target) {
+            problems.push({ rule, file, loc: call.loc, message: `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property` });
+            continue;
+          }
+          if (target.t === 'err') {
+            for (const error of target.errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+            continue;
+          }
+          const ids = target.t === 'arr' ? target.items : [target];
+          for (const id of ids) {
+            if (id.t === 'str') paidIds.push({ id: id.v, file, loc: call.loc, via: 'call' });
+            else problems.push({ rule, file, loc: call.loc, message: `the test id of ${shape.call}() is not a string` });
+          }
+        }
+      }
+    }
+    for (const entry of touchfiles) {
+      if (entry.globs.some((glob) => glob.value === file)) paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
+    }
+    if (paidIds.length === before && !problems.some((p) => p.file === file)) {
+      problems.push({ rule, file, loc: FILE_START, message: `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}` });
+    }
+
+    const gates: Located<string>[] = [];
+    for (const compare of facts.envCompares) {
+      if (gateEnv.has(compare.name) && tierValues.has(compare.value)) gates.push({ value: compare.value, file, loc: compare.loc });
+    }
+    for (const gate of selfGate) {
+      if (!('call' in gate)) continue;
+      for (const call of facts.calls) {
+        if (!call.names.includes(gate.call)) continue;
+        const arg = call.args[gate.arg];
+        const values = arg ? evaluator.evaluateExpr(file, arg).values : [];
+        for (const value of values) if (value.t === 'str') gates.push({ value: value.v, file, loc: call.loc });
+      }
+    }
+    if (gates.length > 0) selfGates.set(file, gates);
+  }
+  return { paidIds, selfGates };
+}
+
+function propertyPath(value: Value, path: string): Value | null {
+  let current: Value | undefined = value;
+  for (const key of path.split('.')) {
+    current = current?.t === 'obj' ? current.entries.find((e) => e.key === key)?.value : undefined;
+  }
+  return current ?? null;
+}
