@@ -1,5 +1,8 @@
 import type { TripwireRule } from '../src/rule.js';
+import globalTouchfilesPresent from './global-touchfiles-present.js';
 import noPaidCallsInFreeTests from './no-paid-calls-in-free-tests.js';
+import tiersCoverPaidTests from './tiers-cover-paid-tests.js';
+import touchfilesCoverPaidTests from './touchfiles-cover-paid-tests.js';
 
 /** The rules that have landed, in DESIGN.md order: the CLI and the ESLint plugin both read this list. */
-export const rules: readonly TripwireRule[] = [noPaidCallsInFreeTests];
+export const rules: readonly TripwireRule[] = [noPaidCallsInFreeTests, touchfilesCoverPaidTests, tiersCoverPaidTests, globalTouchfilesPresent];

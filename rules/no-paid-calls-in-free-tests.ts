@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { FileFacts, ImportFact } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
@@ -11,6 +12,7 @@ export default createRule({
     languages: ['js/js'],
     recommended: true,
   },
+  options: z.strictObject({}),
   check(model) {
     const signatures = paidSignatures(model.config);
     const graph = new SymbolGraph(model, {

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from '../rules/ids.js';
 import { rules as allRules } from '../rules/index.js';
+import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig } from './config/load.js';
 import type { Config, RuleSetting } from './config/schema.js';
-import { openFactCache } from './facts/cache.js';
+import { openFactCache, type FactCache } from './facts/cache.js';
 import type { FileFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel } from './model/model.js';
+import { lineIndex, rangeLoc } from './model/positions.js';
 import { discoverFiles } from './repo/files.js';
 import type { TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
@@ -49,29 +51,42 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   return { findings, summary };
 }
 
-export async function run(options: CheckOptions): Promise<RunResult> {
-  const started = performance.now();
+export interface BuiltModel {
+  model: RepoModel;
+  root: string;
+  /** The absolute path of the configuration file, or null when no file configures tripwire. */
+  configPath: string | null;
+  cache: FactCache<FileFacts>;
+}
+
+/** The configuration and the file list; facts are parsed on demand, so this is cheap. */
+export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
   const loaded = await loadConfig({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
   const { config, root } = loaded;
-  const selected = selectRules(config, options.rules);
   const { files } = await discoverFiles(root);
   const cache = openFactCache<FileFacts>({
     root,
-    // Facts do not depend on the configuration, only on the bytes and the extractor.
+    // The configuration the facts depend on (recorded callee names) is part of each entry's key.
     version: `${VERSION}-f${FACTS_VERSION}`,
     enabled: options.cache !== false,
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache });
+  return { model: new RepoModel({ root, config, configFile, files, cache }), root, configPath: loaded.file, cache };
+}
+
+export async function run(options: CheckOptions): Promise<RunResult> {
+  const started = performance.now();
+  const { model, root, configPath, cache } = await buildModel(options);
+  const selected = selectRules(model.config, options.rules, configPath);
 
   const findings: Finding[] = [];
-  for (const { rule, severity } of selected) {
-    for (const finding of rule.check(model)) {
+  for (const { rule, severity, options: ruleOptions } of selected) {
+    for (const finding of rule.check(model, ruleOptions)) {
       findings.push(toFinding(rule.id, severity, finding.file, finding.loc, finding.message, finding.related));
     }
   }
-  findings.push(...unmatchedGlobs(model, loaded.file));
+  findings.push(...unmatchedGlobs(model, configPath));
   for (const problem of model.problems) {
     findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
   }
@@ -96,16 +111,29 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   };
 }
 
-function selectRules(config: Config, only: string[] | undefined): { rule: TripwireRule; severity: Severity }[] {
+interface SelectedRule {
+  rule: TripwireRule;
+  severity: Severity;
+  options: unknown;
+}
+
+function selectRules(config: Config, only: string[] | undefined, configFile: string | null): SelectedRule[] {
   for (const id of only ?? []) {
     if (!RULE_IDS.some((known) => known === id)) throw new UsageError(`unknown rule '${id}' (known: ${RULE_IDS.join(', ')})`);
     if (!allRules.some((rule) => rule.id === id)) throw new UsageError(`rule '${id}' is not implemented in tripwire ${VERSION} yet`);
   }
-  const selected: { rule: TripwireRule; severity: Severity }[] = [];
+  const selected: SelectedRule[] = [];
   for (const rule of allRules) {
     if (only && !only.includes(rule.id)) continue;
-    const severity = severityOf(config.rules[rule.id]);
-    if (severity !== 'off') selected.push({ rule, severity });
+    const setting = config.rules[rule.id];
+    const severity = severityOf(setting);
+    const raw = Array.isArray(setting) ? setting[1] : undefined;
+    const parsed = rule.options.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const file = configFile ?? 'tripwire.config.json';
+      throw new ConfigError(file, issuesFromZod(parsed.error.issues, rule.options, ['rules', rule.id, 1]), basename(file));
+    }
+    if (severity !== 'off') selected.push({ rule, severity, options: parsed.data });
   }
   return selected;
 }
@@ -128,6 +156,7 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
   const tree = parseTree(text);
   if (!tree) return [];
   const prefix = basename(configPath) === 'package.json' ? ['tripwire'] : [];
+  const position = lineIndex(text);
   const findings: Finding[] = [];
   const keys: [string, string][] = [['tests', 'include'], ['tests', 'paid'], ['shipped', 'include']];
   for (const keyPath of keys) {
@@ -136,28 +165,10 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
       const pattern = element.value;
       if (typeof pattern !== 'string' || pattern.startsWith('!')) continue;
       if (model.matching([pattern]).length > 0) continue;
-      findings.push(toFinding('unmatched-glob', 'error', model.configFile, locOf(text, element), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
+      findings.push(toFinding('unmatched-glob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
     }
   }
   return findings;
-}
-
-function locOf(text: string, node: JsonNode): Loc {
-  const start = position(text, node.offset);
-  const end = position(text, node.offset + node.length);
-  return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
-}
-
-function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import type { RuleId } from '../rules/ids.js';
 import type { RepoModel } from './model/model.js';
 import type { Loc, Related } from './types.js';
@@ -22,10 +23,28 @@ export interface RuleMeta {
 export interface TripwireRule {
   id: RuleId;
   meta: RuleMeta & { url: string };
-  check(model: RepoModel): RuleFinding[];
+  /** Validates the options of `[severity, options]` in the config; throws the zod error. */
+  parseOptions(options: unknown): unknown;
+  options: z.ZodType;
+  check(model: RepoModel, options: unknown): RuleFinding[];
 }
 
-/** Every rule is built here so that its docs URL follows from its id. */
-export function createRule(rule: { id: RuleId; meta: RuleMeta; check(model: RepoModel): RuleFinding[] }): TripwireRule {
-  return { ...rule, meta: { ...rule.meta, url: `${DOCS_BASE_URL}${rule.id}.md` } };
+interface RuleDefinition<Options> {
+  id: RuleId;
+  meta: RuleMeta;
+  /** A strict zod object with defaults (`z.strictObject({})` for none); the rule receives the parsed value. */
+  options: z.ZodType<Options, unknown>;
+  check(model: RepoModel, options: Options): RuleFinding[];
+}
+
+/** Every rule is built here so that its docs URL follows from its id and its options are validated in one place. */
+export function createRule<Options>(rule: RuleDefinition<Options>): TripwireRule {
+  const parse = (options: unknown): Options => rule.options.parse(options ?? {});
+  return {
+    id: rule.id,
+    meta: { ...rule.meta, url: `${DOCS_BASE_URL}${rule.id}.md` },
+    parseOptions: parse,
+    options: rule.options,
+    check: (model, options) => rule.check(model, parse(options)),
+  };
 }

@@ -18,6 +18,37 @@ function example(text: string, marker: '❌' | '✅'): string {
   return match[1];
 }
 
+const MAPS_CONFIG = JSON.stringify({
+  tests: {
+    include: ['test/**/*.test.ts'],
+    paid: ['test/evals/**/*.test.ts'],
+    ids: [{ call: 'runEval', property: 'name' }],
+    selfGate: [{ env: 'EVALS_TIER' }],
+  },
+  maps: {
+    touchfiles: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' },
+    tiers: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TIERS' },
+    globals: { file: 'test/helpers/touchfiles.ts', export: 'GLOBAL_TOUCHFILES', require: ['test/helpers/run.ts'] },
+  },
+});
+
+const MAPS_HARNESS = {
+  'tripwire.config.json': MAPS_CONFIG,
+  'test/helpers/run.ts': `export function runEval(options: { name: string; prompt?: string }) {\n  return options;\n}\n`,
+  'src/review/prompt.ts': `export const reviewPrompt = 'Review the diff.';\n`,
+  'src/search/rank.ts': `export const rank = (xs: string[]) => [...xs].sort();\n`,
+  'test/evals/review.test.ts': `import { runEval } from '../helpers/run.js';\nimport { reviewPrompt } from '../../src/review/prompt.js';\nrunEval({ name: 'review-basic', prompt: reviewPrompt });\n`,
+  'test/evals/search.test.ts': `import { describe } from 'vitest';\nimport { runEval } from '../helpers/run.js';\ndescribe.skipIf(process.env.EVALS_TIER !== 'periodic')('search', () => {\n  runEval({ name: 'search-basic' });\n});\n`,
+};
+
+/** Where each rule's doc examples are written, and the harness around them. */
+const EXAMPLE_HARNESS: Record<string, { files: Record<string, string>; exampleFile: string }> = {
+  'no-paid-calls-in-free-tests': { files: { 'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }' }, exampleFile: 'test/example.test.ts' },
+  'touchfiles-cover-paid-tests': { files: MAPS_HARNESS, exampleFile: 'test/helpers/touchfiles.ts' },
+  'tiers-cover-paid-tests': { files: MAPS_HARNESS, exampleFile: 'test/helpers/touchfiles.ts' },
+  'global-touchfiles-present': { files: MAPS_HARNESS, exampleFile: 'test/helpers/touchfiles.ts' },
+};
+
 describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rule) => {
   it('is a known rule id, with its docs URL derived from the id', () => {
     expect(RULE_IDS).toContain(id);
@@ -32,9 +63,10 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
 
   it('has ❌ and ✅ examples that behave as the doc says', async () => {
     const text = doc(id);
-    const config = '{ "tests": { "include": ["test/**/*.test.ts"] } }';
-    const bad = await check({ cwd: makeGitRepo({ 'tripwire.config.json': config, 'test/example.test.ts': example(text, '❌') }), cache: false, rules: [id] });
-    const good = await check({ cwd: makeGitRepo({ 'tripwire.config.json': config, 'test/example.test.ts': example(text, '✅') }), cache: false, rules: [id] });
+    const harness = EXAMPLE_HARNESS[id];
+    const repo = (example: string): string => makeGitRepo({ ...harness.files, [harness.exampleFile]: example });
+    const bad = await check({ cwd: repo(example(text, '❌')), cache: false, rules: [id] });
+    const good = await check({ cwd: repo(example(text, '✅')), cache: false });
     expect(bad.findings.filter((f) => f.ruleId === id).length).toBeGreaterThan(0);
     expect(good.findings).toEqual([]);
   });

@@ -31,7 +31,8 @@ function probe(cwd: string, cacheLocation: string, cache = true): Probe {
 }
 
 const REPO = {
-  'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/*.test.ts"] } }',
+  // Only the paid-call rule: this file is about the cache, and the map rules would read more files.
+  'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/*.test.ts"] }, "rules": { "touchfiles-cover-paid-tests": "off", "tiers-cover-paid-tests": "off", "global-touchfiles-present": "off" } }',
   'test/judge.test.ts': `import { judge } from './helpers/judge.js';\njudge();\n`,
   'test/format.test.ts': `export const x = 1;\n`,
   'test/helpers/judge.ts': `import OpenAI from 'openai';\nexport const judge = () => new OpenAI();\n`,

@@ -8,7 +8,16 @@ import { makeGitRepo, runCli } from '../support/repo.js';
 
 const CONFIG = `{
   // free tests everywhere under test/, paid ones under test/evals/
-  "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"], },
+  "tests": {
+    "include": ["test/**/*.test.ts"],
+    "paid": ["test/evals/**/*.test.ts"],
+    "ids": [{ "call": "runEval", "property": "name" }],
+  },
+  "maps": {
+    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },
+    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" },
+    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES", "require": ["test/helpers/run.ts"] },
+  },
 }
 `;
 
@@ -16,7 +25,9 @@ const CLEAN = {
   'tripwire.config.json': CONFIG,
   'test/format.test.ts': `import { expect, test } from 'vitest';\nimport { format } from './helpers/format.js';\ntest('formats', () => expect(format('a')).toBe('a'));\n`,
   'test/helpers/format.ts': `export const format = (s: string) => s;\n`,
-  'test/evals/answer.test.ts': `import OpenAI from 'openai';\nnew OpenAI();\n`,
+  'test/helpers/run.ts': `export function runEval(options: { name: string }) {\n  return options.name;\n}\n`,
+  'test/helpers/touchfiles.ts': `export const E2E_TOUCHFILES = { answer: ['test/evals/answer.test.ts'] };\nexport const E2E_TIERS = { answer: 'gate' };\nexport const GLOBAL_TOUCHFILES = ['test/helpers/touchfiles.ts', 'test/helpers/run.ts'];\n`,
+  'test/evals/answer.test.ts': `import OpenAI from 'openai';\nimport { runEval } from '../helpers/run.js';\nrunEval({ name: 'answer' });\nnew OpenAI();\n`,
 };
 
 const VIOLATING = {
@@ -29,7 +40,7 @@ describe('tripwire check, spawned on a real git repository', () => {
   it('exits 0 on a clean repository and says so', () => {
     const run = runCli(['check'], makeGitRepo(CLEAN));
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^✔ no problems \(4 files, 1 rule, \d+ms\)\n$/);
+    expect(run.stdout).toMatch(/^✔ no problems \(6 files, 4 rules, \d+ms\)\n$/);
     expect(run.code).toBe(0);
   });
 
@@ -60,7 +71,7 @@ describe('tripwire check, spawned on a real git repository', () => {
         related: [{ file: 'test/helpers/judge.ts', line: 2, column: 1, message: 'judge (test/helpers/judge.ts)' }],
       },
     ]);
-    expect(output.summary).toEqual({ errors: 1, warnings: 0, files: 6, rules: 1, ms: expect.any(Number) });
+    expect(output.summary).toEqual({ errors: 1, warnings: 0, files: 8, rules: 4, ms: expect.any(Number) });
   });
 
   it('prints SARIF 2.1.0 that validates against the official schema', () => {
@@ -129,10 +140,11 @@ describe('what tripwire cannot evaluate', () => {
   });
 
   it('reports a configured glob that matches no file, at its place in the config', () => {
-    const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts", "test/e2e/**/*.test.ts"]\n  }\n}\n' }));
+    const config = CONFIG.replace('"paid": ["test/evals/**/*.test.ts"]', '"paid": ["test/evals/**/*.test.ts", "test/e2e/**/*.test.ts"]');
+    const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'tripwire.config.json': config }));
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings).toEqual([
-      { ruleId: 'unmatched-glob', severity: 'error', file: 'tripwire.config.json', line: 4, column: 41, endLine: 4, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
+      { ruleId: 'unmatched-glob', severity: 'error', file: 'tripwire.config.json', line: 5, column: 41, endLine: 5, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
     ]);
   });
 });

@@ -1,0 +1,63 @@
+import * as z from 'zod';
+import { FILE_START } from '../src/model/positions.js';
+import { mapLabel } from '../src/model/selection.js';
+import { compileGlobs } from '../src/repo/glob.js';
+import { createRule, type RuleFinding } from '../src/rule.js';
+import { deadGlob } from './touchfiles-cover-paid-tests.js';
+import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+export default createRule({
+  id: 'global-touchfiles-present',
+  meta: {
+    description: 'The global touchfile list exists, is non-empty, names the selection map itself and every required file, and each entry matches a file.',
+    languages: ['js/js', 'json/json'],
+    recommended: true,
+  },
+  options: z
+    .strictObject({
+      requireMapFile: z.boolean().default(true).describe('Require the globals to name the map file(s); turn off only when the harness diffs old and new maps instead.'),
+      reason: z.string().min(1).optional().describe('Why requireMapFile is off; required when it is.'),
+    })
+    .refine((options) => options.requireMapFile || options.reason !== undefined, { message: 'requireMapFile: false needs a "reason"', path: ['reason'] }),
+  check(model, options) {
+    const { selection, problems, mapFiles, globalsAt } = model.selection();
+    const findings: RuleFinding[] = mapProblems(problems, 'global-touchfiles-present');
+    const globalsRef = model.config.maps?.globals;
+    if (!globalsRef) return [...findings, ...missingMapFinding(model, 'maps.globals', 'global touchfile list')];
+    const globals = selection.globals;
+    if (globals === null || globalsAt === null) return findings;
+    const label = mapLabel(globalsRef);
+    if (globals.length === 0) {
+      return [...findings, { file: globalsAt.file, loc: globalsAt.loc, message: `${label} is empty: a change to the runner, the store or the map itself would select nothing` }];
+    }
+    const matches = compileGlobs(globals.map((g) => g.value));
+
+    if (options.requireMapFile) {
+      const maps = model.config.maps;
+      const refs = [...(maps?.touchfiles === undefined ? [] : Array.isArray(maps.touchfiles) ? maps.touchfiles : [maps.touchfiles]), ...(maps?.tiers ? [maps.tiers] : [])];
+      const reported = new Set<string>();
+      for (const ref of refs) {
+        const files = mapFiles.get(mapLabel(ref)) ?? [ref.file];
+        // The file the config names, a module it re-exports through, or the defining file: any of them counts.
+        if (files.some((file) => matches(file)) || reported.has(ref.file)) continue;
+        reported.add(ref.file);
+        findings.push({ file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.` });
+      }
+    }
+
+    for (const required of globalsRef.require) {
+      if (!matches(required)) {
+        findings.push({ file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name ${required}, which maps.globals.require lists: a change to it must re-run every paid test` });
+      }
+      if (!model.fileSet.has(required)) {
+        findings.push({ file: model.configFile ?? 'tripwire.config.json', loc: FILE_START, message: `maps.globals.require names ${required}, which does not exist` });
+      }
+    }
+
+    for (const glob of globals) {
+      const dead = deadGlob(model, glob);
+      if (dead) findings.push(dead);
+    }
+    return findings;
+  },
+});

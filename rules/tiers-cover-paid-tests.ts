@@ -1,0 +1,85 @@
+import * as z from 'zod';
+import { mapLabel } from '../src/model/selection.js';
+import { createRule, type RuleFinding } from '../src/rule.js';
+import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+export default createRule({
+  id: 'tiers-cover-paid-tests',
+  meta: {
+    description: 'Every paid test id has an allowed tier, tier keys equal touchfile keys, and a file that gates itself on a tier agrees with the declared one.',
+    languages: ['js/js', 'json/json'],
+    recommended: true,
+  },
+  options: z.strictObject({}),
+  check(model) {
+    const { selection, problems, selfGates } = model.selection();
+    const findings: RuleFinding[] = mapProblems(problems, 'tiers-cover-paid-tests');
+    const tiersRef = model.config.maps?.tiers;
+    const tiers = selection.tiers;
+    if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'a tier map')];
+    const label = mapLabel(tiersRef);
+    const allowed = tiersRef.values;
+
+    for (const [id, tier] of tiers) {
+      if (!allowed.includes(tier.value)) {
+        findings.push({ file: tier.file, loc: tier.loc, message: `tier '${tier.value}' of '${id}' is not one of ${allowed.map((v) => `'${v}'`).join(', ')} (maps.tiers.values)` });
+      }
+    }
+
+    // Tier keys and the keys of the touchfile maps the tier map covers must be the same set.
+    const covered = tiersRef.covers ?? null;
+    const coveredEntries = selection.touchfiles.filter((entry) => covered === null || covered.includes(entry.map));
+    const touchfileKeys = new Set(coveredEntries.map((entry) => entry.key.value));
+    for (const entry of coveredEntries) {
+      if (!tiers.has(entry.key.value)) {
+        findings.push({ file: entry.key.file, loc: entry.key.loc, message: `'${entry.key.value}' has touchfiles in ${entry.map} but no tier in ${label}: add it with one of ${allowed.map((v) => `'${v}'`).join(', ')}` });
+      }
+    }
+    for (const [id, tier] of tiers) {
+      if (!touchfileKeys.has(id)) {
+        findings.push({ file: tier.file, loc: tier.loc, message: `'${id}' has a tier in ${label} but no entry in ${covered?.join(', ') ?? 'the touchfile maps'}: the tier map and the touchfile map must have the same keys` });
+      }
+    }
+
+    // A paid id with no touchfile entry at all still needs a tier.
+    const anyTouchfile = new Set(selection.touchfiles.map((entry) => entry.key.value));
+    const reported = new Set<string>();
+    for (const paid of selection.paidIds) {
+      if (anyTouchfile.has(paid.id) || tiers.has(paid.id) || reported.has(paid.id)) continue;
+      reported.add(paid.id);
+      findings.push({ file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}` });
+    }
+
+    // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids.
+    for (const [file, gates] of selfGates) {
+      const distinct = [...new Set(gates.map((gate) => gate.value))];
+      const first = gates[0];
+      if (!first) continue;
+      if (distinct.length > 1) {
+        findings.push({
+          file,
+          loc: first.loc,
+          message: `${file} gates itself on ${distinct.length} different tiers (${distinct.map((v) => `'${v}'`).join(', ')}): a file runs in one tier`,
+          related: gates.slice(1).map((gate) => ({ file: gate.file, line: gate.loc.line, column: gate.loc.column, message: `gates on '${gate.value}'` })),
+        });
+        continue;
+      }
+      const mismatched = new Map<string, { file: string; line: number; column: number; message: string }>();
+      for (const paid of selection.paidIds) {
+        if (paid.file !== file || paid.via !== 'call') continue;
+        const declared = tiers.get(paid.id);
+        if (!declared || declared.value === first.value) continue;
+        mismatched.set(paid.id, { file: declared.file, line: declared.loc.line, column: declared.loc.column, message: `'${paid.id}' declared '${declared.value}'` });
+      }
+      if (mismatched.size === 0) continue;
+      const ids = [...mismatched.keys()].map((id) => `'${id}'`).join(', ');
+      findings.push({
+        file,
+        loc: first.loc,
+        message: `this file gates itself on tier '${first.value}', but ${label} declares another tier for ${ids}: the declaration is inert. Make the gate and the map agree.`,
+        related: [...mismatched.values()],
+      });
+    }
+    return findings;
+  },
+});

@@ -1,0 +1,130 @@
+import * as z from 'zod';
+import type { RepoModel } from '../src/model/model.js';
+import { FILE_START } from '../src/model/positions.js';
+import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
+import { compileGlobs, globBase, isDynamicGlob } from '../src/repo/glob.js';
+import { createRule, type RuleFinding } from '../src/rule.js';
+import { closest } from '../src/util/closest.js';
+import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+export default createRule({
+  id: 'touchfiles-cover-paid-tests',
+  meta: {
+    description: 'Every paid test id has a touchfile entry that covers its file and every local module it imports; no orphan keys, no dead globs.',
+    languages: ['js/js', 'json/json'],
+    recommended: true,
+  },
+  options: z.strictObject({
+    closure: z.boolean().default(true).describe('Require every local module a paid test imports, transitively, to be covered by its globs or a global.'),
+  }),
+  check(model, options) {
+    const { selection, problems } = model.selection();
+    const findings: RuleFinding[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
+    if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
+      return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'a touchfile map')];
+    }
+
+    const entriesByKey = new Map<string, TouchfileEntry[]>();
+    for (const entry of selection.touchfiles) {
+      const list = entriesByKey.get(entry.key.value);
+      if (list) list.push(entry);
+      else entriesByKey.set(entry.key.value, [entry]);
+    }
+    const declared = new Set(selection.paidIds.map((paid) => paid.id));
+    const globals = compileGlobs((selection.globals ?? []).map((g) => g.value));
+
+    for (const paid of selection.paidIds) {
+      if (paid.via !== 'call' || entriesByKey.has(paid.id)) continue;
+      findings.push({ file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.` });
+    }
+
+    for (const entry of selection.touchfiles) {
+      if (!declared.has(entry.key.value)) {
+        findings.push({ file: entry.key.file, loc: entry.key.loc, message: `touchfile key '${entry.key.value}' in ${entry.map} names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.` });
+      }
+      for (const glob of entry.globs) {
+        const dead = deadGlob(model, glob);
+        if (dead) findings.push(dead);
+      }
+    }
+
+    // Coverage: the test's own file and, transitively, every local module it loads.
+    const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
+    for (const paid of selection.paidIds) {
+      const entries = entriesByKey.get(paid.id);
+      if (!entries) continue;
+      const globs = compileGlobs(entries.flatMap((entry) => entry.globs.map((g) => g.value)));
+      const list = byFile.get(paid.file) ?? [];
+      if (!list.some((item) => item.id === paid.id)) list.push({ id: paid.id, loc: paid.loc, globs });
+      byFile.set(paid.file, list);
+    }
+    for (const [file, ids] of byFile) {
+      for (const id of ids) {
+        if (!id.globs(file) && !globals(file)) {
+          findings.push({ file, loc: id.loc, message: `the touchfiles of '${id.id}' do not cover its own test file ${file}: editing the test would not re-run it` });
+        }
+      }
+      if (!options.closure) continue;
+      for (const [module, chain] of model.importClosure(file)) {
+        if (globals(module)) continue;
+        const uncovered = ids.filter((id) => !id.globs(module));
+        if (uncovered.length === 0) continue;
+        const importLoc = firstImportLoc(model, file, chain[1] ?? module);
+        findings.push({
+          file,
+          loc: importLoc,
+          message: `${module} is imported by this paid test (${chain.join(' → ')}) but not covered by the touchfiles of ${uncovered.map((id) => `'${id.id}'`).join(', ')} or by a global: a change to it would not re-run the test`,
+        });
+      }
+    }
+    return findings;
+  },
+});
+
+function mapNames(model: RepoModel): string {
+  const refs = model.config.maps?.touchfiles;
+  const list = refs === undefined ? [] : Array.isArray(refs) ? refs : [refs];
+  return list.map((ref) => ref.export ?? ref.file).join(' or ') || 'the touchfile map';
+}
+
+/** A glob that matches no file (and no generated path) selects nothing: a rename left it behind. */
+export function deadGlob(model: RepoModel, glob: Located<string>): RuleFinding | null {
+  if (model.matching([glob.value]).length > 0) return null;
+  if (isGenerated(model.config.maps?.generated ?? [], glob.value)) return null;
+  const hint = nearestPath(model, glob.value);
+  return {
+    file: glob.file,
+    loc: glob.loc,
+    message: `glob '${glob.value}' matches no file${hint ? ` (did you mean '${hint}'?)` : ''}: a change there would select nothing. Fix the path, or declare generated paths in maps.generated.`,
+  };
+}
+
+function isGenerated(generated: readonly string[], glob: string): boolean {
+  const target = isDynamicGlob(glob) ? globBase(glob) : glob;
+  return generated.some((pattern) => {
+    const base = globBase(pattern);
+    return pattern === glob || compileGlobs([pattern])(target) || target === base || target.startsWith(`${base}/`);
+  });
+}
+
+function nearestPath(model: RepoModel, glob: string): string | undefined {
+  const dynamic = isDynamicGlob(glob);
+  const target = dynamic ? globBase(glob) : glob;
+  if (target === '') return undefined;
+  const candidates = new Set<string>();
+  for (const file of model.files) {
+    if (!dynamic) candidates.add(file);
+    const parts = file.split('/');
+    for (let i = 1; i < parts.length; i++) candidates.add(parts.slice(0, i).join('/'));
+  }
+  const near = closest(target, [...candidates]);
+  return near === undefined ? undefined : dynamic ? glob.replace(target, near) : near;
+}
+
+function firstImportLoc(model: RepoModel, file: string, next: string): Located<string>['loc'] {
+  for (const fact of model.facts(file)?.imports ?? []) {
+    const target = model.resolve(file, fact.specifier);
+    if (target.kind === 'file' && target.path === next) return fact.loc;
+  }
+  return FILE_START;
+}
