@@ -8,12 +8,15 @@ import { CONFIG_FILE_NAMES } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor, type RuleMetaForReport } from '../report/index.js';
 import { DOCS_BASE_URL } from '../rule.js';
+import { MissingRefError } from '../repo/diff.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { selectCommand } from './select.js';
 
 const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
 
 Usage:
   tripwire check [paths...] [options]   check the repository (exit 0 clean, 1 findings, 2 error)
+  tripwire select --base REF [options]  list the paid test ids a diff selects (exit 0, 2 error)
   tripwire explain RULE                 print a rule's documentation
   tripwire --version | --help
 
@@ -29,10 +32,20 @@ Options for check:
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
   paths...               report only findings in these files or directories
 
+Options for select:
+  --base REF             diff from the merge base of REF and HEAD to the work tree,
+                         untracked files included (required unless --staged)
+  --staged               diff to the index instead: from HEAD, or from the merge base with --base
+  --tier T               only the ids of tier T (one of maps.tiers.values)
+  --format NAME          text | json (default: text)
+  --cwd DIR, --config FILE   as for check
+
 Examples:
   tripwire check
   tripwire check --format sarif -o tripwire.sarif
   tripwire check --rule no-paid-calls-in-free-tests test/unit
+  tripwire select --base origin/main --tier gate
+  tripwire select --staged --format json
   tripwire explain no-paid-calls-in-free-tests
 `;
 
@@ -50,6 +63,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`tripwire: invalid configuration\n${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof MissingRefError) {
+      io.stderr(`tripwire: ${error.message}\n`);
       return 2;
     }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
@@ -73,6 +90,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (command === 'check') return checkCommand(rest, io);
+  if (command === 'select') return selectCommand(rest, io, HELP);
   if (command === 'explain') return explainCommand(rest, io);
   throw new UsageError(`unknown command '${command}'`);
 }

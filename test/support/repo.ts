@@ -22,6 +22,15 @@ export function makeGitRepo(files: Record<string, string>, options: { commit?: b
   return dir;
 }
 
+/** Runs git in `cwd` with a pinned identity and no signing; returns stdout. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=tripwire test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 export function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

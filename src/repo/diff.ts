@@ -1,0 +1,132 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { findGitRoot } from './git.js';
+
+const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
+
+/** The base of a diff cannot be found locally: the CLI exits 2 and says how to fetch it. */
+export class MissingRefError extends Error {
+  override readonly name = 'MissingRefError';
+  readonly ref: string;
+
+  constructor(ref: string, message: string) {
+    super(message);
+    this.ref = ref;
+  }
+}
+
+/**
+ * The output of a git command, or null when it failed. simple-git resolves a
+ * non-zero exit that printed nothing on stderr (`rev-parse --verify --quiet`,
+ * `merge-base` without a common ancestor) with empty output, hence the '' check.
+ */
+async function attempt(git: SimpleGit, args: string[]): Promise<string | null> {
+  try {
+    const output = (await git.raw(args)).trim();
+    return output === '' ? null : output;
+  } catch {
+    return null;
+  }
+}
+
+function commitOf(git: SimpleGit, ref: string): Promise<string | null> {
+  return attempt(git, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+}
+
+async function fetchHint(git: SimpleGit, ref: string): Promise<string> {
+  const configured = (await attempt(git, ['remote']))?.split('\n').filter((name) => name !== '') ?? [];
+  const remotes = configured.length > 0 ? configured : ['origin'];
+  const tracking = ref.startsWith('refs/remotes/') ? ref.slice('refs/remotes/'.length) : ref;
+  const remote = remotes
+    .filter((name) => tracking.startsWith(`${name}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (remote !== undefined) return `run 'git fetch ${remote} ${tracking.slice(remote.length + 1)}'`;
+  const origin = remotes.includes('origin') ? 'origin' : (remotes[0] ?? 'origin');
+  if (/^[0-9a-f]{7,64}$/i.test(ref)) return `run 'git fetch ${origin} ${ref}'`;
+  return `run 'git fetch ${origin} ${ref}' and use '${origin}/${ref}' as the base`;
+}
+
+/**
+ * The merge base of `ref` and HEAD, as a full commit id: what a pull request's
+ * diff is computed against. Throws MissingRefError when `ref` or HEAD does not
+ * exist here, or when a shallow clone lacks the commits that join them.
+ */
+export async function resolveBase(root: string, ref: string): Promise<string> {
+  if ((await findGitRoot(root)) === null) throw new Error(`${root} is not inside a git work tree`);
+  const git = simpleGit({ baseDir: root });
+  const head = await commitOf(git, 'HEAD');
+  if (head === null) {
+    throw new MissingRefError('HEAD', `HEAD has no commit: the repository has no commits yet, so there is no merge base with '${ref}'. Commit first, or compare the index with --staged.`);
+  }
+  const shallow = (await attempt(git, ['rev-parse', '--is-shallow-repository'])) === 'true';
+  const target = await commitOf(git, ref);
+  if (target === null) {
+    const where = shallow ? ' in this shallow clone' : '';
+    throw new MissingRefError(ref, `base ref '${ref}' not found${where}. ${FULL_HISTORY} or ${await fetchHint(git, ref)}.`);
+  }
+  const base = await attempt(git, ['merge-base', target, head]);
+  if (base !== null) return base;
+  if (shallow) {
+    throw new MissingRefError(ref, `no merge base of '${ref}' and HEAD: this is a shallow clone and the commits that join them were not fetched. ${FULL_HISTORY} or run 'git fetch --unshallow'.`);
+  }
+  throw new MissingRefError(ref, `no merge base of '${ref}' and HEAD: they share no history.`);
+}
+
+/** `dir` relative to `root` as a POSIX prefix ('' for the root itself), comparing real paths. */
+async function subdirectory(root: string, dir: string): Promise<string> {
+  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
+  const rel = path.relative(realRoot, realDir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${dir} is not inside the git work tree ${root}`);
+  return rel.split(path.sep).join('/');
+}
+
+function splitNul(output: string): string[] {
+  return output.split('\0').filter((entry) => entry !== '');
+}
+
+export interface ChangedFilesOptions {
+  /** Compare with the merge base of this ref and HEAD (see resolveBase); a merge base resolves to itself. */
+  base?: string;
+  /** Compare the index rather than the work tree: with `base`, merge base → index; alone, HEAD → index. */
+  staged?: boolean;
+}
+
+/**
+ * The files a change touches, relative to `dir` (the project root, at or
+ * under the work tree top level `root`), POSIX, sorted and unique. Renames
+ * count as their old and new path, deletions count. Against a base, the work
+ * tree side includes uncommitted and untracked-not-ignored files.
+ */
+export async function changedFiles(root: string, dir: string, options: ChangedFilesOptions): Promise<string[]> {
+  if (options.base === undefined && options.staged !== true) throw new Error('changedFiles needs a base, staged, or both');
+  const prefix = await subdirectory(root, dir);
+  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const git = simpleGit({ baseDir: root });
+  // --no-relative: a user's diff.relative setting would make names relative to the cwd.
+  const diff = ['diff', '--name-only', '-z', '--no-renames', '--no-relative', '--no-ext-diff'];
+
+  const outputs: Promise<string>[] = [];
+  if (options.base === undefined) {
+    // Without a commit, `diff --cached` compares with HEAD, or with nothing on an unborn branch.
+    outputs.push(git.raw([...diff, '--cached', ...pathspec]));
+  } else {
+    const base = await resolveBase(root, options.base);
+    if (options.staged === true) {
+      outputs.push(git.raw([...diff, '--cached', base, ...pathspec]));
+    } else {
+      outputs.push(git.raw([...diff, base, ...pathspec]));
+      outputs.push(git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]));
+    }
+  }
+
+  const files = new Set<string>();
+  for (const output of await Promise.all(outputs)) {
+    for (const fullName of splitNul(output)) {
+      // An untracked nested repository is listed as `dir/`: it is not a file.
+      if (fullName.endsWith('/')) continue;
+      files.add(prefix === '' ? fullName : fullName.slice(prefix.length + 1));
+    }
+  }
+  return [...files].sort();
+}

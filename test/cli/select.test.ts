@@ -1,0 +1,168 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
+
+delete process.env.GIT_DIR;
+delete process.env.GIT_INDEX_FILE;
+delete process.env.GIT_WORK_TREE;
+
+const CONFIG = `{
+  "tests": {
+    "include": ["test/**/*.test.ts"],
+    "paid": ["test/evals/**/*.test.ts"],
+    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]
+  },
+  "maps": {
+    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },
+    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" },
+    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES", "require": ["test/helpers/run.ts"] }
+  }
+}
+`;
+
+const TOUCHFILES = `export const E2E_TOUCHFILES = {
+  'review-basic': ['test/evals/review.test.ts', 'src/review/**', 'test/helpers/judge.ts'],
+  'search-basic': ['test/evals/search.test.ts', 'src/search/**'],
+};
+
+export const E2E_TIERS = {
+  'review-basic': 'gate',
+  'search-basic': 'periodic',
+};
+
+export const GLOBAL_TOUCHFILES = ['test/helpers/touchfiles.ts', 'test/helpers/run.ts'];
+`;
+
+const HARNESS = {
+  'tripwire.config.json': CONFIG,
+  'test/helpers/touchfiles.ts': TOUCHFILES,
+  'test/helpers/run.ts': `export async function runEval(options: { name: string }, body: () => Promise<void>): Promise<void> {\n  await body();\n}\n`,
+  'test/helpers/judge.ts': `export function judge(answer: string): boolean {\n  return answer.length > 0;\n}\n`,
+  'src/review/review.ts': `export const review = (diff: string) => \`review of \${diff}\`;\n`,
+  'src/search/search.ts': `export const search = (query: string) => [query];\n`,
+  'test/evals/review.test.ts': `import { review } from '../../src/review/review.js';\nimport { judge } from '../helpers/judge.js';\nimport { runEval } from '../helpers/run.js';\n\nrunEval({ name: 'review-basic' }, async () => {\n  judge(review('x'));\n});\n`,
+  'test/evals/search.test.ts': `import { search } from '../../src/search/search.js';\nimport { runEval } from '../helpers/run.js';\n\nrunEval({ name: 'search-basic' }, async () => {\n  search('q');\n});\n`,
+  'test/review.test.ts': `import { expect, test } from 'vitest';\nimport { review } from '../src/review/review.js';\ntest('reviews', () => expect(review('a')).toBe('review of a'));\n`,
+};
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The harness committed on main, checked out on a branch `feature` with `changes` committed. */
+function branchWith(changes: Record<string, string>, harness: Record<string, string> = HARNESS): string {
+  const dir = makeGitRepo(harness);
+  temps.push(dir);
+  git(dir, 'checkout', '-q', '-b', 'feature');
+  if (Object.keys(changes).length > 0) {
+    writeFiles(dir, changes);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'change');
+  }
+  return dir;
+}
+
+describe('tripwire select, spawned on a real git repository', () => {
+  it('selects exactly the test whose touchfile glob matches a changed helper', () => {
+    const run = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/judge.ts': 'export const judge = () => true;\n' }));
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('review-basic  [gate]  ← test/helpers/judge.ts\n1 of 2 paid tests selected\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('names the matching glob when it is not the file itself', () => {
+    const run = runCli(['select', '--base', 'main'], branchWith({ 'src/search/rank.ts': 'export const rank = 1;\n' }));
+    expect(run.stdout).toBe('search-basic  [periodic]  ← src/search/rank.ts (src/search/**)\n1 of 2 paid tests selected\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('selects every paid test when a global touchfile changes, and says which one', () => {
+    const run = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/run.ts': 'export async function runEval() {}\n' }));
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      [
+        'review-basic  [gate]      ← test/helpers/run.ts (global)',
+        'search-basic  [periodic]  ← test/helpers/run.ts (global)',
+        'all 2 paid tests selected: global touchfile test/helpers/run.ts changed',
+        '',
+      ].join('\n'),
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('exits 0 and says so when nothing is selected', () => {
+    const dir = branchWith({ 'README.md': '# readme\n' });
+    expect(runCli(['select', '--base', 'main'], dir)).toEqual({ code: 0, stdout: '0 of 2 paid tests selected\n', stderr: '' });
+    expect(runCli(['select', '--base', 'feature'], dir)).toEqual({ code: 0, stdout: '0 of 2 paid tests selected: no file changed\n', stderr: '' });
+  });
+
+  it('--tier keeps only the ids of that tier', () => {
+    const dir = branchWith({ 'src/review/review.ts': 'export const review = 1;\n', 'src/search/search.ts': 'export const search = 1;\n' });
+    const gate = runCli(['select', '--base', 'main', '--tier', 'gate'], dir);
+    expect(gate.stdout).toBe('review-basic  [gate]  ← src/review/review.ts (src/review/**)\n1 of 1 paid tests selected (tier gate)\n');
+    expect(gate.code).toBe(0);
+
+    const global = runCli(['select', '--base', 'main', '--tier', 'periodic'], branchWith({ 'test/helpers/run.ts': '' }));
+    expect(global.stdout).toBe('search-basic  [periodic]  ← test/helpers/run.ts (global)\nall 1 paid tests selected (tier periodic): global touchfile test/helpers/run.ts changed\n');
+
+    const unknown = runCli(['select', '--base', 'main', '--tier', 'nightly'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown tier 'nightly' (allowed: gate, periodic)");
+  });
+
+  it('prints the documented JSON shape with --format json', () => {
+    const dir = branchWith({ 'src/search/search.ts': 'export const search = 2;\n' });
+    const run = runCli(['select', '--base', 'main', '--format', 'json'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const output: unknown = JSON.parse(run.stdout);
+    expect(output).toEqual({
+      base: git(dir, 'rev-parse', 'main').trim(),
+      changed: ['src/search/search.ts'],
+      selected: [{ id: 'search-basic', tier: 'periodic', reasons: [{ file: 'src/search/search.ts', glob: 'src/search/**', global: false }] }],
+      total: 2,
+    });
+    expect(Object.keys(JSON.parse(run.stdout))).toEqual(['base', 'changed', 'selected', 'total']);
+  });
+
+  it('exits 2 with the fetch hint when the base ref is missing', () => {
+    const run = runCli(['select', '--base', 'origin/main'], branchWith({ 'test/helpers/judge.ts': '' }));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      "tripwire: base ref 'origin/main' not found. In CI, check out with full history (actions/checkout 'fetch-depth: 0') or run 'git fetch origin main'.\n",
+    );
+  });
+
+  it('--staged selects from the index only: unstaged and untracked changes do not count', () => {
+    const dir = branchWith({});
+    writeFiles(dir, { 'src/review/review.ts': 'export const review = 2;\n' });
+    git(dir, 'add', 'src/review/review.ts');
+    writeFiles(dir, { 'src/search/search.ts': 'export const search = 2;\n', 'src/search/new.ts': '' });
+
+    const run = runCli(['select', '--staged', '--format', 'json'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      base: null,
+      changed: ['src/review/review.ts'],
+      selected: [{ id: 'review-basic', tier: 'gate', reasons: [{ file: 'src/review/review.ts', glob: 'src/review/**', global: false }] }],
+      total: 2,
+    });
+  });
+
+  it('exits 2 when neither --base nor --staged is given', () => {
+    const run = runCli(['select'], branchWith({}));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('select needs --base REF, or --staged to select from the index');
+  });
+
+  it('exits 2 and names the node when a map cannot be evaluated, instead of selecting from it', () => {
+    const broken = { ...HARNESS, 'test/helpers/touchfiles.ts': TOUCHFILES.replace("'search-basic': ['test/evals/search.test.ts', 'src/search/**'],", "'search-basic': searchGlobs(),") };
+    const run = runCli(['select', '--base', 'main'], branchWith({ 'src/review/review.ts': '' }, broken));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^tripwire: the selection maps cannot be evaluated, so nothing can be selected from them:\ntest\/helpers\/touchfiles\.ts:3:\d+ /);
+  });
+});
