@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { check } from '../../src/check.js';
+import { fixtureRepo } from '../support/overlay.js';
+
+async function findings(overlay?: string): Promise<string[]> {
+  const result = await check({ cwd: fixtureRepo('maps/good', overlay), cache: false, rules: ['global-touchfiles-present'] });
+  return result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId} ${f.message}`);
+}
+
+describe('global-touchfiles-present on fixtures/maps', () => {
+  it('finds nothing in the good harness, whose globals name the map, the runner and the store', async () => {
+    expect(await findings()).toEqual([]);
+  });
+
+  it('reports globals that no longer name the selection map file', async () => {
+    expect(await findings('maps/bad/globals-missing-map-file')).toEqual([
+      "test/helpers/touchfiles.ts:90:34 global-touchfiles-present GLOBAL_TOUCHFILES does not name the selection map test/helpers/touchfiles.ts (E2E_TOUCHFILES): a one-line edit to the map would deselect tests in silence. Add 'test/helpers/touchfiles.ts'.",
+    ]);
+  });
+});

@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'jsonc-parser';
+import { describe, expect, it } from 'vitest';
+import { buildModel, check } from '../../src/check.js';
+import { fixtureRepo } from '../support/overlay.js';
+
+async function findings(overlay?: string): Promise<string[]> {
+  const result = await check({ cwd: fixtureRepo('maps/good', overlay), cache: false });
+  return result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId} ${f.message}`);
+}
+
+describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
+  it('finds nothing in the good harness (32 ids, every id and map shape), under every rule', async () => {
+    const result = await check({ cwd: fixtureRepo('maps/good'), cache: false });
+    expect(result.findings).toEqual([]);
+    expect(result.summary.rules).toBe(4);
+  });
+
+  it('reads every id shape of the good harness: literals, constants, members, chains, arrays, templates, loops, wrappers, registration', async () => {
+    const { model } = await buildModel({ cwd: fixtureRepo('maps/good'), cache: false });
+    const ids = model.selection().selection.paidIds.map((paid) => `${paid.id} ${paid.file}:${paid.loc.line} ${paid.via}`);
+    expect(ids.sort()).toEqual([
+      'case-b6 test/evals/changelog/regressions.test.ts:28 call',
+      'case-b7 test/evals/changelog/regressions.test.ts:29 call',
+      'cite-footnote test/evals/citations/styles.test.ts:16 call',
+      'cite-inline test/evals/citations/styles.test.ts:16 call',
+      'judge-clarity test/evals/judge/tone.test.ts:11 call',
+      'judge-empathy test/evals/judge/tone.test.ts:13 call',
+      'judge-summary-concise test/evals/judge/summary.test.ts:15 call',
+      'judge-summary-faithful test/evals/judge/summary.test.ts:13 call',
+      'judge-tone test/evals/judge/tone.test.ts:9 call',
+      'legacy-smoke test/evals/legacy-smoke.test.ts:1 registration',
+      'qa-citation-required test/evals/qa/refusal.test.ts:24 call',
+      'qa-multi-doc test/evals/qa/answers.test.ts:11 call',
+      'qa-out-of-scope test/evals/qa/refusal.test.ts:16 call',
+      'qa-prompt-injection test/evals/qa/injection.test.ts:10 call',
+      'qa-refusal test/evals/qa/refusal.test.ts:7 call',
+      'qa-single-doc test/evals/qa/answers.test.ts:11 call',
+      'review-basic test/evals/review-basic.test.ts:10 call',
+      'review-large-diff test/evals/review-depth.test.ts:15 call',
+      'review-nested-diff test/evals/review-depth.test.ts:6 call',
+      'review-security test/evals/review-basic.test.ts:19 call',
+      'review-style test/evals/review-style.test.ts:10 call',
+      'review-verbosity test/evals/review-style.test.ts:19 call',
+      'search-acronym test/evals/search/recall.test.ts:15 call',
+      'search-filters test/evals/search/ranking.test.ts:21 call',
+      'search-ranking test/evals/search/ranking.test.ts:6 call',
+      'search-synonym test/evals/search/recall.test.ts:15 call',
+      'search-typo test/evals/search/recall.test.ts:15 call',
+      'summary-basic test/evals/summary/meetings.test.ts:12 call',
+      'summary-edge test/evals/summary/meetings.test.ts:27 call',
+      'summary-long test/evals/summary/meetings.test.ts:12 call',
+      'tone-casual test/evals/tone/register.test.ts:18 call',
+      'tone-formal test/evals/tone/register.test.ts:10 call',
+    ]);
+  });
+
+  it('reports a touchfile key that no paid test declares', async () => {
+    expect(await findings('maps/bad/orphan-key')).toEqual([
+      "test/helpers/touchfiles.ts:26:3 touchfiles-cover-paid-tests touchfile key 'search-pagination' in E2E_TOUCHFILES names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.",
+    ]);
+  });
+
+  it('reports a dead glob with the nearest existing path', async () => {
+    expect(await findings('maps/bad/dead-glob')).toEqual([
+      "test/helpers/maps/review.ts:12:5 touchfiles-cover-paid-tests glob 'src/reveiw/rules/**' matches no file (did you mean 'src/review/rules/**'?): a change there would select nothing. Fix the path, or declare generated paths in maps.generated.",
+    ]);
+  });
+
+  it('reports a helper in the import closure that no glob of the test or global covers', async () => {
+    expect(await findings('maps/bad/helper-outside-closure')).toEqual([
+      "test/evals/qa/injection.test.ts:6:1 touchfiles-cover-paid-tests test/helpers/scoring.ts is imported by this paid test (test/evals/qa/injection.test.ts → test/helpers/scoring.ts) but not covered by the touchfiles of 'qa-prompt-injection' or by a global: a change to it would not re-run the test",
+    ]);
+  });
+
+  it('stops reporting the closure when the option turns it off', async () => {
+    const dir = fixtureRepo('maps/good', 'maps/bad/helper-outside-closure');
+    const configPath = `${dir}/tripwire.config.json`;
+    const config = parse(readFileSync(configPath, 'utf8'));
+    writeFileSync(configPath, JSON.stringify({ ...config, rules: { 'touchfiles-cover-paid-tests': ['error', { closure: false }] } }));
+    expect((await check({ cwd: dir, cache: false })).findings).toEqual([]);
+  });
+
+  it('reports a map entry it cannot evaluate, naming the node, without cascading', async () => {
+    expect(await findings('maps/bad/unevaluable-map')).toEqual([
+      'test/helpers/touchfiles.ts:31:18 touchfiles-cover-paid-tests cannot evaluate the map statically: cannot evaluate a call to buildGlobs() statically',
+      "test/helpers/touchfiles.ts:89:20 tiers-cover-paid-tests cannot evaluate the map statically: 'DEFAULT_TIER' is a let binding: its value can change at run time; declare it const",
+    ]);
+  });
+
+  it('reports a duplicate key in an object literal map', async () => {
+    expect(await findings('maps/bad/duplicate-key')).toEqual([
+      "test/helpers/touchfiles.ts:34:3 touchfiles-cover-paid-tests cannot evaluate the map statically: duplicate key 'summary-long' (first at line 32): JavaScript keeps only the last, and the earlier list is silently dropped",
+    ]);
+  });
+
+  it('reports a paid test file that declares no id and that no key registers', async () => {
+    expect(await findings('maps/bad/paid-file-without-id')).toEqual([
+      'test/evals/search-pagination.test.ts:1:1 touchfiles-cover-paid-tests paid test file declares no test id: no runEval(), describeIfSelected(), judgeCase() and no touchfile entry names test/evals/search-pagination.test.ts',
+    ]);
+  });
+
+  it('reports an id expression it cannot resolve, at the expression', async () => {
+    expect(await findings('maps/bad/unresolved-id')).toEqual([
+      "test/evals/qa/refusal.test.ts:35:9 touchfiles-cover-paid-tests cannot resolve the test id of runEval(): 'process' is not a constant declared at the top level of this file or imported from a local file",
+    ]);
+  });
+});
