@@ -21,7 +21,7 @@ export default createRule({
     const allowed = tiersRef.values;
 
     for (const [id, tier] of tiers) {
-      if (!allowed.includes(tier.value)) {
+      if (tier.value !== null && !allowed.includes(tier.value)) {
         findings.push({ file: tier.file, loc: tier.loc, message: `tier '${tier.value}' of '${id}' is not one of ${allowed.map((v) => `'${v}'`).join(', ')} (maps.tiers.values)` });
       }
     }
@@ -68,7 +68,7 @@ export default createRule({
       for (const paid of selection.paidIds) {
         if (paid.file !== file || paid.via !== 'call') continue;
         const declared = tiers.get(paid.id);
-        if (!declared || declared.value === first.value) continue;
+        if (!declared || declared.value === null || declared.value === first.value) continue;
         mismatched.set(paid.id, { file: declared.file, line: declared.loc.line, column: declared.loc.column, message: `'${paid.id}' declared '${declared.value}'` });
       }
       if (mismatched.size === 0) continue;

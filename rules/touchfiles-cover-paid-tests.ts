@@ -52,7 +52,8 @@ export default createRule({
     const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
     for (const paid of selection.paidIds) {
       const entries = entriesByKey.get(paid.id);
-      if (!entries) continue;
+      // An entry that could not be evaluated was reported; its coverage is unknown, not missing.
+      if (!entries || entries.some((entry) => entry.unevaluated)) continue;
       const globs = compileGlobs(entries.flatMap((entry) => entry.globs.map((g) => g.value)));
       const list = byFile.get(paid.file) ?? [];
       if (!list.some((item) => item.id === paid.id)) list.push({ id: paid.id, loc: paid.loc, globs });

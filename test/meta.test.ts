@@ -64,6 +64,7 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
   it('has ❌ and ✅ examples that behave as the doc says', async () => {
     const text = doc(id);
     const harness = EXAMPLE_HARNESS[id];
+    if (!harness) throw new Error(`no example harness for ${id}: add one to EXAMPLE_HARNESS`);
     const repo = (example: string): string => makeGitRepo({ ...harness.files, [harness.exampleFile]: example });
     const bad = await check({ cwd: repo(example(text, '❌')), cache: false, rules: [id] });
     const good = await check({ cwd: repo(example(text, '✅')), cache: false });

@@ -86,30 +86,38 @@ export class Evaluator {
         return [{ t: 'null', file, loc: expr.loc }];
       }
       case 'arr': {
-        const items: Value[] = [];
+        // Each alternative of an item (a loop variable) yields an alternative array.
+        let alternatives: Value[][] = [[]];
         for (const item of expr.items) {
           if (item.k === 'spread') {
-            for (const spread of this.evaluate(file, item.e, context).slice(0, 1)) {
-              if (spread.t === 'arr') items.push(...spread.items);
-              else context.errors.push({ file, loc: item.loc, message: 'spread of a value that is not an array' });
-            }
+            const spreads = this.evaluate(file, item.e, context).filter((spread) => {
+              if (spread.t === 'arr') return true;
+              context.errors.push({ file, loc: item.loc, message: 'spread of a value that is not an array' });
+              return false;
+            });
+            if (spreads.length === 0) continue;
+            alternatives = product(alternatives, spreads, (items, spread) => (spread.t === 'arr' ? [...items, ...spread.items] : items));
           } else {
-            const [first] = this.evaluate(file, item, context);
-            if (first) items.push(first);
+            // An item that cannot be evaluated was reported; the rest of the list still counts.
+            const values = this.evaluate(file, item, context);
+            if (values.length > 0) alternatives = product(alternatives, values, (items, value) => [...items, value]);
           }
         }
-        return [{ t: 'arr', items, file, loc: expr.loc }];
+        return alternatives.map((items) => ({ t: 'arr', items, file, loc: expr.loc }));
       }
       case 'obj': {
-        const entries: ObjEntry[] = [];
+        let alternatives: ObjEntry[][] = [[]];
         const written = new Map<string, Loc>();
         for (const prop of expr.props) {
           if ('k' in prop) {
-            const [spread] = this.evaluate(file, prop.e, context);
-            if (spread?.t === 'obj') {
-              for (const entry of spread.entries) setEntry(entries, entry);
-            } else if (spread?.t === 'err') context.errors.push(...spread.errors);
-            else if (spread) context.errors.push({ file, loc: prop.loc, message: 'spread of a value that is not an object' });
+            const spreads = this.evaluate(file, prop.e, context).filter((spread) => {
+              if (spread.t === 'obj') return true;
+              if (spread.t === 'err') context.errors.push(...spread.errors);
+              else context.errors.push({ file, loc: prop.loc, message: 'spread of a value that is not an object' });
+              return false;
+            });
+            if (spreads.length === 0) continue;
+            alternatives = product(alternatives, spreads, (entries, spread) => (spread.t === 'obj' ? spread.entries.reduce(withEntry, entries) : entries));
             continue;
           }
           const [key] = this.evaluate(file, prop.key, context);
@@ -125,11 +133,11 @@ export class Evaluator {
           }
           written.set(keyText, prop.loc);
           const inner: Context = { errors: [], files: context.files, active: context.active };
-          const [value] = this.evaluate(file, prop.value, inner);
-          const stored: Value | undefined = inner.errors.length > 0 ? { t: 'err', errors: inner.errors, file, loc: prop.value.loc } : value;
-          if (stored) setEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value: stored });
+          const values = this.evaluate(file, prop.value, inner);
+          const stored: Value[] = inner.errors.length > 0 ? [{ t: 'err', errors: inner.errors, file, loc: prop.value.loc }] : values;
+          alternatives = product(alternatives, stored, (entries, value) => withEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value }));
         }
-        return [{ t: 'obj', entries, file, loc: expr.loc }];
+        return alternatives.map((entries) => ({ t: 'obj', entries, file, loc: expr.loc }));
       }
       case 'spread':
         return fail('a spread outside an array or object');
@@ -304,6 +312,25 @@ function setEntry(entries: ObjEntry[], entry: ObjEntry): void {
   const index = entries.findIndex((e) => e.key === entry.key);
   if (index === -1) entries.push(entry);
   else entries[index] = entry;
+}
+
+/** A later entry replaces an earlier one with the same key, in place, as in JavaScript. */
+function withEntry(entries: ObjEntry[], entry: ObjEntry): ObjEntry[] {
+  const next = [...entries];
+  setEntry(next, entry);
+  return next;
+}
+
+/** Every combination of an alternative so far with a new value, bounded. */
+function product<A, V>(alternatives: A[], values: readonly V[], combine: (alternative: A, value: V) => A): A[] {
+  const out: A[] = [];
+  for (const alternative of alternatives) {
+    for (const value of values) {
+      out.push(combine(alternative, value));
+      if (out.length >= MAX_ALTERNATIVES) return out;
+    }
+  }
+  return out;
 }
 
 function member(object: Value, prop: Value): Value | undefined {

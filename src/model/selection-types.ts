@@ -12,6 +12,8 @@ export interface TouchfileEntry {
   globs: Located<string>[];
   /** The configured map it came from: an export name, or `file#path` for JSON/YAML. */
   map: string;
+  /** The value could not be evaluated (reported); the key still counts, its globs are unknown. */
+  unevaluated?: true;
 }
 
 export interface PaidTestId {
@@ -29,8 +31,8 @@ export interface PaidTestId {
 export interface Selection {
   /** Every touchfile entry of every configured map, in map order. */
   touchfiles: TouchfileEntry[];
-  /** Test id → its tier, when a tier map is configured. */
-  tiers: Map<string, Located<string>> | null;
+  /** Test id → its tier (null when the value could not be evaluated), when a tier map is configured. */
+  tiers: Map<string, Located<string | null>> | null;
   /** The global touchfile globs, when configured. */
   globals: Located<string>[] | null;
   /** Every id that a paid test file declares or registers. */

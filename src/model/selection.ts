@@ -66,6 +66,7 @@ export function computeSelection(model: RepoModel): SelectionResult {
     for (const entry of value.entries) {
       if (entry.value.t === 'err') {
         report('touchfiles-cover-paid-tests', entry.value.errors);
+        touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs: [], map: mapLabel(ref), unevaluated: true });
         continue;
       }
       const globs = stringList(entry.value);
@@ -77,14 +78,17 @@ export function computeSelection(model: RepoModel): SelectionResult {
     }
   }
 
-  let tiers: Map<string, Located<string>> | null = null;
+  let tiers: Map<string, Located<string | null>> | null = null;
   if (maps?.tiers) {
     const value = readMap('tiers-cover-paid-tests', maps.tiers);
     tiers = new Map();
     if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
       if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
-      else if (entry.value.t === 'err') report('tiers-cover-paid-tests', entry.value.errors);
+      else if (entry.value.t === 'err') {
+        report('tiers-cover-paid-tests', entry.value.errors);
+        tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
+      }
       else problems.push({ rule: 'tiers-cover-paid-tests', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
     }
   }
@@ -152,8 +156,11 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
         }
       }
     }
+    const declared = new Set(paidIds.slice(before).map((paid) => paid.id));
     for (const entry of touchfiles) {
-      if (entry.globs.some((glob) => glob.value === file)) paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
+      if (declared.has(entry.key.value) || !entry.globs.some((glob) => glob.value === file)) continue;
+      declared.add(entry.key.value);
+      paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
     }
     if (paidIds.length === before && !problems.some((p) => p.file === file)) {
       problems.push({ rule, file, loc: FILE_START, message: `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}` });

@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/check.js';
+import type { Value } from '../../src/model/evaluate.js';
+import { Evaluator } from '../../src/model/evaluate.js';
+import { makeGitRepo } from '../support/repo.js';
+
+/** Plain JSON of a value, for readable expectations. */
+function plain(value: Value | null): unknown {
+  if (value === null) return null;
+  switch (value.t) {
+    case 'arr':
+      return value.items.map(plain);
+    case 'obj':
+      return Object.fromEntries(value.entries.map((entry) => [entry.key, plain(entry.value)]));
+    case 'null':
+      return null;
+    case 'err':
+      return `<error: ${value.errors.map((e) => e.message).join('; ')}>`;
+    default:
+      return value.v;
+  }
+}
+
+async function evaluate(files: Record<string, string>, file: string, ref: { export?: string; path?: string }) {
+  const dir = makeGitRepo(files);
+  const { model } = await buildModel({ cwd: dir, cache: false });
+  const result = new Evaluator(model).evaluateRef(file, ref);
+  return { value: plain(result.value), errors: result.errors.map((e) => `${e.file}:${e.loc.line}:${e.loc.column} ${e.message}`), files: result.files, dir };
+}
+
+describe('the static map evaluator', () => {
+  it('evaluates literals, spreads, imported constants through re-exports, concatenation, templates and computed keys', async () => {
+    const result = await evaluate(
+      {
+        'maps/index.ts': `export { REVIEW } from './review.js';\n`,
+        'maps/review.ts': `import { KEY } from './keys.js';\nexport const REVIEW = { [KEY]: ['src/review/**'] } as const;\n`,
+        'maps/keys.ts': `export const KEY = 'review-basic';\n`,
+        'touchfiles.ts': [
+          `import { REVIEW } from './maps/index.js';`,
+          `const SRC = 'src';`,
+          `const SHARED = ['test/helpers/run.ts'] as const;`,
+          `const SEARCH: Record<string, readonly string[]> = ({ 'search-basic': [...SHARED, SRC + '/search/**'] });`,
+          `export const E2E = { ...REVIEW, ...SEARCH, 'summary-basic': [\`\${SRC}/summary/**\`, 3, true] } satisfies Record<string, unknown>;`,
+        ].join('\n'),
+      },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual({
+      'review-basic': ['src/review/**'],
+      'search-basic': ['test/helpers/run.ts', 'src/search/**'],
+      'summary-basic': ['src/summary/**', 3, true],
+    });
+    expect(result.files.sort()).toEqual(['maps/index.ts', 'maps/keys.ts', 'maps/review.ts', 'touchfiles.ts']);
+  });
+
+  it('marks a call, a let binding and an unresolved import as errors by name, and keeps the rest', async () => {
+    const result = await evaluate(
+      {
+        'touchfiles.ts': [
+          `import { GENERATED } from './missing.js';`,
+          `let extra = ['src/extra/**'];`,
+          `export const E2E = {`,
+          `  'a': buildGlobs('a'),`,
+          `  'b': extra,`,
+          `  'c': GENERATED,`,
+          `  'd': ['src/d/**'],`,
+          `};`,
+        ].join('\n'),
+      },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    // Each bad entry is an error for whoever reads it (the map rules report it at its location).
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual({
+      a: '<error: cannot evaluate a call to buildGlobs() statically>',
+      b: "<error: 'extra' is a let binding: its value can change at run time; declare it const>",
+      c: "<error: 'GENERATED' is imported from './missing.js', which does not resolve: only local files are evaluated>",
+      d: ['src/d/**'],
+    });
+  });
+
+  it('reports a duplicate key, which JavaScript would silently collapse', async () => {
+    const result = await evaluate({ 'touchfiles.ts': `export const E2E = {\n  'a': ['x/**'],\n  'a': ['y/**'],\n};\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.errors).toEqual(["touchfiles.ts:3:3 duplicate key 'a' (first at line 2): JavaScript keeps only the last, and the earlier list is silently dropped"]);
+  });
+
+  it('reads a dot path of a JSON map with locations, and reports its duplicate keys', async () => {
+    const result = await evaluate({ 'maps.json': `{\n  "evals": { "touchfiles": { "judge-tone": ["src/tone/**"], "judge-tone": ["src/x/**"] } }\n}\n` }, 'maps.json', { path: 'evals.touchfiles' });
+    expect(result.value).toEqual({ 'judge-tone': ['src/x/**'] });
+    expect(result.errors).toEqual(["maps.json:2:61 duplicate key 'judge-tone': only the last one counts"]);
+  });
+
+  it('reads a YAML map', async () => {
+    const result = await evaluate({ 'maps.yaml': `touchfiles:\n  judge-tone:\n    - src/tone/**\n    - test/judge/**\n` }, 'maps.yaml', { path: 'touchfiles' });
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**', 'test/judge/**'] });
+  });
+
+  it('names a missing export and a missing path', async () => {
+    expect((await evaluate({ 'touchfiles.ts': `export const A = {};\n` }, 'touchfiles.ts', { export: 'E2E' })).errors).toEqual(["touchfiles.ts:1:1 touchfiles.ts has no export 'E2E'"]);
+    expect((await evaluate({ 'maps.json': `{ "a": {} }` }, 'maps.json', { path: 'a.touchfiles' })).errors).toEqual(["maps.json:1:8 maps.json has no 'a.touchfiles'"]);
+  });
+
+  it('never runs the map: a file that would write a file and exit on import is only read', async () => {
+    const result = await evaluate(
+      {
+        'touchfiles.ts': [
+          `import { writeFileSync } from 'node:fs';`,
+          `writeFileSync('ran.txt', 'the map was executed');`,
+          `process.exit(3);`,
+          `export const E2E = { 'a': ['src/a/**'] };`,
+        ].join('\n'),
+      },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    expect(result.value).toEqual({ a: ['src/a/**'] });
+    expect(existsSync(join(result.dir, 'ran.txt'))).toBe(false);
+  });
+});
