@@ -8,9 +8,11 @@ import { loadConfig } from './config/load.js';
 import type { Config, RuleSetting } from './config/schema.js';
 import { openFactCache, type FactCache } from './facts/cache.js';
 import type { FileFacts } from './facts/types.js';
-import { FACTS_VERSION, RepoModel } from './model/model.js';
+import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
+import { diffChanges, readTextsAt, resolveBase } from './repo/diff.js';
 import { discoverFiles } from './repo/files.js';
+import { findGitRoot } from './repo/git.js';
 import type { TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
@@ -38,6 +40,8 @@ export interface CheckOptions {
   rules?: string[];
   /** Report only findings in these files or directories (relative to cwd). */
   paths?: string[];
+  /** Compare with the merge base of this ref: rules that look at the diff (removals, self-approval) see it. */
+  base?: string;
 }
 
 export interface RunResult extends CheckResult {
@@ -72,7 +76,18 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  return { model: new RepoModel({ root, config, configFile, files, cache }), root, configPath: loaded.file, cache };
+  const diff = options.base === undefined ? undefined : await readDiff(root, options.base);
+  return { model: new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }) }), root, configPath: loaded.file, cache };
+}
+
+/** The changes since the merge base, and the old text of every changed file, read in one batch. */
+async function readDiff(root: string, ref: string): Promise<DiffInput> {
+  const gitRoot = await findGitRoot(root);
+  if (gitRoot === null) throw new UsageError(`--base needs a git repository, and ${root} is not inside one`);
+  const base = await resolveBase(gitRoot, ref);
+  const changes = await diffChanges(gitRoot, root, base);
+  const oldPaths = changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
+  return { base, changes, oldTexts: await readTextsAt(gitRoot, root, base, oldPaths) };
 }
 
 export async function run(options: CheckOptions): Promise<RunResult> {

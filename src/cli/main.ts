@@ -26,6 +26,8 @@ Options for check:
                          "tripwire" key of package.json, in the repository root)
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
+  --base REF             also check what the diff since the merge base with REF removed
+                         or re-pinned (needs the history: fetch-depth 0 in CI)
   --rule ID              run only this rule (repeatable)
   --max-warnings N       exit 1 when there are more than N warnings
   --no-cache             neither read nor write the fact cache
@@ -109,6 +111,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       'max-warnings': { type: 'string' },
       cache: { type: 'boolean', default: true },
       'cache-location': { type: 'string' },
+      base: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -131,6 +134,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     ...(values.config !== undefined && { configFile: values.config }),
     ...(values.rule !== undefined && { rules: values.rule }),
     ...(values['cache-location'] !== undefined && { cacheLocation: resolve(io.cwd, values['cache-location']) }),
+    ...(values.base !== undefined && { base: values.base }),
   });
   const ruleMeta: RuleMetaForReport[] = [
     ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),

@@ -7,6 +7,7 @@ import { extractScriptFacts } from '../facts/extract-script.js';
 import type { FileFacts } from '../facts/types.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
+import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, type SelectionResult } from './selection.js';
@@ -21,6 +22,14 @@ export interface FileProblem {
   loc: Loc;
 }
 
+/** What `--base` brings: the merge base, the changes since it, and the old text of each changed path. */
+export interface DiffInput {
+  base: string;
+  changes: FileChange[];
+  /** Text at the base, by the path it had there. */
+  oldTexts: ReadonlyMap<string, string>;
+}
+
 export interface ModelOptions {
   root: string;
   config: Config;
@@ -29,6 +38,7 @@ export interface ModelOptions {
   cache: FactCache<FileFacts> | null;
   /** Text that replaces a file's bytes on disk (an editor buffer). */
   overlays?: ReadonlyMap<string, string>;
+  diff?: DiffInput;
 }
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
@@ -46,6 +56,8 @@ export class RepoModel {
   /** Files that could not be read or parsed, in the order they were met. */
   readonly problems: FileProblem[] = [];
   readonly stats = { parsed: 0, cached: 0 };
+  /** With `--base`: the merge base and what changed since, renames detected by git. */
+  readonly diff: { base: string; changes: readonly FileChange[] } | null;
 
   private readonly cache: FactCache<FileFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
@@ -54,6 +66,8 @@ export class RepoModel {
   private resolver: Resolver | null = null;
   private selectionMemo: SelectionResult | null = null;
   private readonly closureMemo = new Map<string, Map<string, string[]>>();
+  private readonly oldTexts: ReadonlyMap<string, string>;
+  private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
   private readonly callNames: string[];
 
@@ -63,6 +77,8 @@ export class RepoModel {
     this.configFile = options.configFile;
     this.cache = options.cache;
     this.overlays = options.overlays ?? new Map();
+    this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
+    this.oldTexts = options.diff?.oldTexts ?? new Map();
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
@@ -130,6 +146,20 @@ export class RepoModel {
         this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
       }
     }
+    return facts;
+  }
+
+  /** With `--base`: the text a changed file had at the merge base (by its path there); null otherwise. */
+  oldText(path: string): string | null {
+    return this.oldTexts.get(path) ?? null;
+  }
+
+  /** With `--base`: the facts of a changed script file as it was at the merge base. */
+  oldFacts(path: string): FileFacts | null {
+    if (this.oldFactsMemo.has(path)) return this.oldFactsMemo.get(path) ?? null;
+    const text = this.oldText(path);
+    const facts = text !== null && isScriptFile(path) ? this.extract(path, text) : null;
+    this.oldFactsMemo.set(path, facts);
     return facts;
   }
 

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { findGitRoot } from './git.js';
+import { createBlobReader, findGitRoot } from './git.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -129,4 +129,69 @@ export async function changedFiles(root: string, dir: string, options: ChangedFi
     }
   }
   return [...files].sort();
+}
+
+export interface FileChange {
+  status: 'added' | 'modified' | 'deleted' | 'renamed';
+  /** The path now (for a deletion: the path that was deleted). */
+  path: string;
+  /** For a rename: the path at the base. */
+  oldPath?: string;
+}
+
+/**
+ * What changed between the merge base of `base` and the working tree (or the
+ * index with `staged`), with git's rename detection, paths relative to `dir`.
+ * Untracked files count as added.
+ */
+export async function diffChanges(root: string, dir: string, mergeBase: string, options: { staged?: boolean } = {}): Promise<FileChange[]> {
+  const prefix = await subdirectory(root, dir);
+  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const git = simpleGit({ baseDir: root });
+  const diff = ['diff', '--name-status', '-z', '-M', '--no-relative', '--no-ext-diff', ...(options.staged === true ? ['--cached'] : []), mergeBase, ...pathspec];
+  const [statusOutput, untrackedOutput] = await Promise.all([
+    git.raw(diff),
+    options.staged === true ? Promise.resolve('') : git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
+  ]);
+  const local = (fullName: string): string | null => (prefix === '' ? fullName : fullName.startsWith(`${prefix}/`) ? fullName.slice(prefix.length + 1) : null);
+  const changes: FileChange[] = [];
+  const fields = splitNul(statusOutput);
+  for (let i = 0; i < fields.length; i++) {
+    const status = fields[i] ?? '';
+    if (status.startsWith('R') || status.startsWith('C')) {
+      const from = local(fields[i + 1] ?? '');
+      const to = local(fields[i + 2] ?? '');
+      i += 2;
+      if (to === null) continue;
+      if (status.startsWith('C') || from === null) changes.push({ status: 'added', path: to });
+      else changes.push({ status: 'renamed', path: to, oldPath: from });
+      continue;
+    }
+    const path = local(fields[i + 1] ?? '');
+    i += 1;
+    if (path === null) continue;
+    changes.push({ status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified', path });
+  }
+  for (const fullName of splitNul(untrackedOutput)) {
+    const path = local(fullName);
+    if (path !== null && !fullName.endsWith('/')) changes.push({ status: 'added', path });
+  }
+  return changes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The text of each path (relative to `dir`) at `rev`, read through one `git cat-file --batch`; missing paths are left out. */
+export async function readTextsAt(root: string, dir: string, rev: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const prefix = await subdirectory(root, dir);
+  const reader = createBlobReader(root);
+  try {
+    const blobs = await Promise.all(paths.map((p) => reader.read(rev, prefix === '' ? p : `${prefix}/${p}`)));
+    const texts = new Map<string, string>();
+    for (const [index, blob] of blobs.entries()) {
+      const p = paths[index];
+      if (blob !== null && p !== undefined) texts.set(p, blob.toString('utf8'));
+    }
+    return texts;
+  } finally {
+    await reader.close();
+  }
 }
