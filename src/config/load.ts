@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ConfigError, issuesFromZod } from './errors.js';
@@ -34,29 +34,34 @@ interface Source {
  * CONFIG_FILE_NAMES in `cwd`, else the `"tripwire"` key of `cwd`/package.json, else the defaults.
  * Parent directories are not searched. Throws ConfigError.
  */
-export async function loadConfig({ cwd, configFile }: LoadConfigOptions): Promise<LoadedConfig> {
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  return loadConfigSync(options);
+}
+
+/** The same, synchronously: ESLint rules cannot wait. */
+export function loadConfigSync({ cwd, configFile }: LoadConfigOptions): LoadedConfig {
   const dir = resolve(cwd);
-  const source = configFile === undefined ? await findSource(dir) : await explicitSource(dir, resolve(dir, configFile));
+  const source = configFile === undefined ? findSource(dir) : explicitSource(dir, resolve(dir, configFile));
   if (source === undefined) return finish(validate({}, undefined), null, dir);
   return finish(validate(source.data, source), source.file, dirname(source.file));
 }
 
-async function findSource(cwd: string): Promise<Source | undefined> {
+function findSource(cwd: string): Source | undefined {
   for (const name of CONFIG_FILE_NAMES) {
     const file = resolve(cwd, name);
-    const text = await readText(file, cwd);
+    const text = readText(file, cwd);
     if (text !== undefined) return { file, shownAs: shownAs(file, cwd), data: parseJsonc(text, file, cwd), keyPath: [] };
   }
   const file = resolve(cwd, 'package.json');
-  const text = await readText(file, cwd);
+  const text = readText(file, cwd);
   if (text === undefined) return undefined;
   const manifest = parseJsonc(text, file, cwd);
   if (!isRecord(manifest) || !(PACKAGE_JSON_KEY in manifest)) return undefined;
   return { file, shownAs: shownAs(file, cwd), data: manifest[PACKAGE_JSON_KEY], keyPath: [PACKAGE_JSON_KEY] };
 }
 
-async function explicitSource(cwd: string, file: string): Promise<Source> {
-  const text = await readText(file, cwd);
+function explicitSource(cwd: string, file: string): Source {
+  const text = readText(file, cwd);
   if (text === undefined) throw new ConfigError(file, [{ path: '', message: 'file not found' }], shownAs(file, cwd));
   const data = parseJsonc(text, file, cwd);
   if (basename(file) !== 'package.json') return { file, shownAs: shownAs(file, cwd), data, keyPath: [] };
@@ -67,9 +72,9 @@ async function explicitSource(cwd: string, file: string): Promise<Source> {
 }
 
 /** The file's text, or undefined when it does not exist. */
-async function readText(file: string, cwd: string): Promise<string | undefined> {
+function readText(file: string, cwd: string): string | undefined {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
     const reason = error instanceof Error ? error.message : String(error);

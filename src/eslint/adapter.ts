@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type { Rule } from 'eslint';
+import { buildModelSync, evaluate, toPosix } from '../check.js';
+import type { RepoModel } from '../model/model.js';
+import { mapRefs } from '../model/selection.js';
+import type { TripwireRule } from '../rule.js';
+import type { Finding } from '../types.js';
+
+/** How long a validated model is trusted before its inputs are looked at again (an editor session goes on for hours). */
+const REVALIDATE_AFTER_MS = 2000;
+
+interface Entry {
+  signature: string;
+  validatedAt: number;
+  model: RepoModel;
+  configPath: string | null;
+  /** Results per rule and options, for the files as they are on disk. */
+  results: Map<string, Map<string, Finding[]>>;
+  /** The last buffer that differed from the disk, and its results (an editor lints one buffer at a time). */
+  overlay: { file: string; text: string; results: Map<string, Map<string, Finding[]>>; model: RepoModel } | null;
+}
+
+/**
+ * One model per repository root and process, keyed by its inputs: the config
+ * file's bytes and every file's size and mtime. Each ESLint worker
+ * (`--concurrency`) holds its own; nothing is shared across processes, and
+ * nothing is inferred from how the process was started.
+ */
+const entries = new Map<string, Entry>();
+
+export interface AdapterSettings {
+  /** The repository root holding tripwire.config.json (default: ESLint's cwd). */
+  root?: string;
+  configFile?: string;
+}
+
+function entryFor(root: string, settings: AdapterSettings): Entry {
+  const now = Date.now();
+  const known = entries.get(root);
+  if (known && now - known.validatedAt < REVALIDATE_AFTER_MS) return known;
+  // The fact cache is the CLI's: a repository a hook has checked is warm here too.
+  const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
+  const signature = signatureOf(built.model, built.configPath);
+  if (known && known.signature === signature) {
+    known.validatedAt = now;
+    return known;
+  }
+  const entry: Entry = { signature, validatedAt: now, model: built.model, configPath: built.configPath, results: new Map(), overlay: null };
+  entries.set(root, entry);
+  return entry;
+}
+
+function signatureOf(model: RepoModel, configPath: string | null): string {
+  const hash = createHash('sha1');
+  if (configPath !== null) hash.update(readFileSync(configPath));
+  for (const file of model.files) {
+    try {
+      const stat = statSync(join(model.root, file));
+      hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
+    } catch {
+      hash.update(`${file}\0missing\n`);
+    }
+  }
+  return hash.digest('hex');
+}
+
+function resultsOf(model: RepoModel, configPath: string | null, cache: Map<string, Map<string, Finding[]>>, rule: TripwireRule, options: unknown): Map<string, Finding[]> {
+  const key = `${rule.id}\0${JSON.stringify(options ?? null)}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const { findings } = evaluate(model, [{ rule, severity: 'error', options }], configPath);
+  const byFile = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    if (finding.ruleId !== rule.id) continue;
+    const list = byFile.get(finding.file);
+    if (list) list.push(finding);
+    else byFile.set(finding.file, [finding]);
+  }
+  cache.set(key, byFile);
+  return byFile;
+}
+
+const LINTED = /\.(?:[cm]?[jt]sx?|md|markdown)$/;
+
+/**
+ * The findings of `rule` to report in the file ESLint is linting, with the
+ * buffer's text overlaid on the repository, plus (on the map file) the
+ * findings located in files ESLint does not lint, such as a JSON map.
+ */
+export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
+  const settings = tripwireSettings(context.settings);
+  const root = settings.root ?? context.cwd;
+  const file = toPosix(relative(root, context.filename));
+  if (file.startsWith('..') || isAbsolute(file)) return [];
+  const entry = entryFor(root, settings);
+  const options = context.options[0] ?? tripwireOptions(entry.model, rule);
+  const text = context.sourceCode.text;
+
+  let model = entry.model;
+  let cache = entry.results;
+  if (entry.model.diskText(file) !== text) {
+    if (entry.overlay?.file !== file || entry.overlay.text !== text) {
+      const overlaid = entry.model.withOverlays(new Map([[file, text]]));
+      entry.overlay = { file, text, results: new Map(), model: overlaid };
+    }
+    model = entry.overlay.model;
+    cache = entry.overlay.results;
+  }
+  const byFile = resultsOf(model, entry.configPath, cache, rule, options);
+  const own = byFile.get(file) ?? [];
+  if (file !== anchorFile(model)) return own;
+  const elsewhere = [...byFile].filter(([other]) => !LINTED.test(other)).flatMap(([, list]) => list);
+  return [...own, ...elsewhere.map((finding) => ({ ...finding, line: 1, column: 1, endLine: 1, endColumn: 1, message: `${finding.file}:${finding.line}:${finding.column}: ${finding.message}` }))];
+}
+
+/** The file that carries project-level findings in ESLint: the first configured map that ESLint lints. */
+function anchorFile(model: RepoModel): string | null {
+  return mapRefs(model.config).map((ref) => ref.file).find((path) => LINTED.test(path) && !path.endsWith('.md')) ?? null;
+}
+
+function tripwireOptions(model: RepoModel, rule: TripwireRule): unknown {
+  const setting = model.config.rules[rule.id];
+  return Array.isArray(setting) ? setting[1] : undefined;
+}
+
+function tripwireSettings(settings: Record<string, unknown> | undefined): AdapterSettings {
+  const value = settings?.tripwire;
+  if (typeof value !== 'object' || value === null) return {};
+  const out: AdapterSettings = {};
+  if ('root' in value && typeof value.root === 'string') out.root = value.root;
+  if ('configFile' in value && typeof value.configFile === 'string') out.configFile = value.configFile;
+  return out;
+}
+
+/** For tests: forget every model. */
+export function resetModels(): void {
+  entries.clear();
+}

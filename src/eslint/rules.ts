@@ -1,0 +1,49 @@
+import type { Rule } from 'eslint';
+import type { JSONSchema4 } from 'json-schema';
+import * as z from 'zod';
+import type { TripwireRule } from '../rule.js';
+import { findingsForFile } from './adapter.js';
+
+const ESLINT_LANGUAGES = new Set(['js/js', 'markdown/commonmark', 'markdown/gfm']);
+
+/**
+ * The ESLint face of a tripwire rule: the same `check` over the same model,
+ * reporting the findings located in the linted file. No second implementation.
+ */
+export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
+  const languages = rule.meta.languages.filter((language) => ESLINT_LANGUAGES.has(language));
+  const report = (context: Rule.RuleContext): void => {
+    for (const finding of findingsForFile(rule, context)) {
+      context.report({
+        loc: {
+          start: { line: finding.line, column: Math.max(0, finding.column - 1) },
+          end: { line: finding.endLine ?? finding.line, column: Math.max(0, (finding.endColumn ?? finding.column) - 1) },
+        },
+        messageId: 'finding',
+        data: { message: finding.message },
+      });
+    }
+  };
+  return {
+    meta: {
+      type: 'problem',
+      docs: { description: rule.meta.description, url: rule.meta.url, recommended: rule.meta.recommended },
+      messages: { finding: '{{message}}' },
+      schema: [optionsSchema(rule)],
+      languages,
+    },
+    create(context) {
+      return {
+        'Program:exit': () => report(context),
+        'root:exit': () => report(context),
+      };
+    },
+  };
+}
+
+/** The rule's zod options as the JSON Schema ESLint validates with (as plain JSON: ESLint's ajv wants no `$schema`). */
+function optionsSchema(rule: TripwireRule): JSONSchema4 {
+  const plain: JSONSchema4 = JSON.parse(JSON.stringify(z.toJSONSchema(rule.options, { io: 'input', unrepresentable: 'any' })));
+  delete plain.$schema;
+  return plain;
+}

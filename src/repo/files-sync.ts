@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
+
+/**
+ * `discoverFiles`, synchronously, for the ESLint surface: ESLint rules cannot
+ * wait for a promise, and simple-git has no synchronous API, so this runs the
+ * same `git ls-files` listings through `execFileSync`.
+ */
+export function discoverFilesSync(dir: string): { files: string[]; git: boolean } {
+  const top = gitOutput(dir, ['rev-parse', '--show-toplevel'])?.trim();
+  if (top) {
+    const prefix = path.relative(realpathSync(top), realpathSync(dir)).split(path.sep).join('/');
+    const ignored = prefix !== '' && gitOutput(top, ['check-ignore', '-q', prefix]) !== null;
+    if (!prefix.startsWith('..') && !ignored) return { files: listFilesSync(top, prefix), git: true };
+  }
+  return { files: walkSync(dir), git: false };
+}
+
+function gitOutput(cwd: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+  } catch {
+    return null;
+  }
+}
+
+function listFilesSync(top: string, prefix: string): string[] {
+  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const nul = (args: string[]): string[] => (gitOutput(top, ['ls-files', '-z', ...args, ...pathspec]) ?? '').split('\0').filter((entry) => entry !== '');
+  const deleted = new Set(nul(['--deleted']));
+  const files = new Set<string>();
+  for (const entry of nul(['--stage'])) {
+    const tab = entry.indexOf('\t');
+    // Submodules (gitlinks, mode 160000) are not files.
+    if (tab === -1 || entry.startsWith('160000 ')) continue;
+    const fullName = entry.slice(tab + 1);
+    if (!deleted.has(fullName)) files.add(fullName);
+  }
+  for (const fullName of nul(['--others', '--exclude-standard'])) if (!fullName.endsWith('/')) files.add(fullName);
+  return [...files].map((fullName) => (prefix === '' ? fullName : fullName.slice(prefix.length + 1))).sort();
+}
+
+function walkSync(dir: string): string[] {
+  const entries = fg.sync('**/*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore: ['**/node_modules/**', '**/.git/**', '**/.git'] });
+  const all = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).map((entry) => entry.path);
+  const sources: GitignoreSource[] = [];
+  for (const rel of all) {
+    if (rel !== '.gitignore' && !rel.endsWith('/.gitignore')) continue;
+    try {
+      sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: readFileSync(path.join(dir, rel), 'utf8') });
+    } catch {
+      // An unreadable .gitignore ignores nothing, as in git.
+    }
+  }
+  const ignored = createIgnoreFilter(sources);
+  return all.filter((rel) => !ignored(rel)).sort();
+}

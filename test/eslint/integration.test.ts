@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+import tripwire from '../../src/index.js';
+import { check } from '../../src/check.js';
+import { resetModels } from '../../src/eslint/adapter.js';
+import { fixtureRepo } from '../support/overlay.js';
+import { makeGitRepo } from '../support/repo.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+function eslintFor(cwd: string): ESLint {
+  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: tripwire.configs.recommended });
+}
+
+/** (rule, file, line) of every tripwire message, from ESLint's results. */
+function eslintTriples(results: ESLint.LintResult[], cwd: string): string[] {
+  return results.flatMap((result) =>
+    result.messages.filter((m) => m.ruleId?.startsWith('tripwire/')).map((m) => `${m.ruleId?.slice('tripwire/'.length)} ${result.filePath.slice(cwd.length + 1)}:${m.line}`),
+  );
+}
+
+const FIXTURES: [string, string | undefined][] = [
+  ['rules/no-paid-calls-in-free-tests/bad', undefined],
+  ['rules/no-paid-calls-in-free-tests/good', undefined],
+  ['maps/good', 'maps/bad/helper-outside-closure'],
+  ['maps/good', 'maps/bad/inert-demotion'],
+  ['maps/good', 'maps/bad/orphan-key'],
+  ['maps/good', 'maps/bad/globals-missing-map-file'],
+  ['maps/good', 'maps/bad/unresolved-id'],
+];
+
+describe('the ESLint surface reports what tripwire check reports', () => {
+  it.each(FIXTURES)('%s %s', async (base, overlay) => {
+    resetModels();
+    const dir = fixtureRepo(base, overlay);
+    const cli = await check({ cwd: dir, cache: false });
+    // Findings in files ESLint lints: scripts and Markdown.
+    const expected = cli.findings.filter((f) => /\.(?:[cm]?[jt]sx?|md)$/.test(f.file) && !f.ruleId.includes('-error') && f.ruleId !== 'unmatched-glob').map((f) => `${f.ruleId} ${f.file}:${f.line}`);
+    const results = await eslintFor(dir).lintFiles(['.']);
+    expect(eslintTriples(results, dir).sort()).toEqual(expected.sort());
+  });
+});
+
+describe('editor buffers', () => {
+  const files = {
+    'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }',
+    'test/format.test.ts': `import { format } from './helpers/format.js';\nformat('a');\n`,
+    'test/helpers/format.ts': `export const format = (s: string) => s;\n`,
+  };
+
+  it('reports a violation that exists only in the unsaved buffer, and nothing once the buffer fixes it, without touching the disk', async () => {
+    resetModels();
+    const dir = makeGitRepo(files);
+    const eslint = eslintFor(dir);
+    const path = join(dir, 'test/format.test.ts');
+    const dirty = await eslint.lintText(`import OpenAI from 'openai';\nnew OpenAI();\n`, { filePath: path });
+    expect(dirty[0]?.messages.map((m) => `${m.ruleId} ${m.line}:${m.column}`)).toEqual(['tripwire/no-paid-calls-in-free-tests 1:1']);
+    const clean = await eslint.lintText(`import { format } from './helpers/format.js';\nformat('b');\n`, { filePath: path });
+    expect(clean[0]?.messages).toEqual([]);
+    expect(readFileSync(path, 'utf8')).toBe(files['test/format.test.ts']);
+  });
+});
+
+describe('tripwire-disable in ESLint', () => {
+  it('honours a reasoned suppression and reports an unreasoned one, as the CLI does', async () => {
+    resetModels();
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }',
+      'test/a.test.ts': `// tripwire-disable-next-line no-paid-calls-in-free-tests -- records the SDK version in the report\nimport OpenAI from 'openai';\n`,
+      'test/b.test.ts': `// tripwire-disable-next-line no-paid-calls-in-free-tests\nimport OpenAI from 'openai';\n`,
+    });
+    const results = await eslintFor(dir).lintFiles(['.']);
+    expect(eslintTriples(results, dir).sort()).toEqual(['no-paid-calls-in-free-tests test/b.test.ts:1', 'no-paid-calls-in-free-tests test/b.test.ts:2']);
+  });
+});
+
+describe('the plugin object', () => {
+  it('has meta from package.json and every rule with docs, messages, schema and languages', () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+    expect(tripwire.meta).toEqual({ name: manifest.name, version: manifest.version, namespace: 'tripwire' });
+    for (const [id, rule] of Object.entries(tripwire.rules)) {
+      expect(rule.meta?.docs?.url).toBe(`https://github.com/tripwire-lint/tripwire/blob/main/rules/${id}.md`);
+      expect(rule.meta?.messages).toEqual({ finding: '{{message}}' });
+      expect(Array.isArray(rule.meta?.schema)).toBe(true);
+      expect(rule.meta?.languages?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('presets name every config object and split code from Markdown', () => {
+    for (const config of [...tripwire.configs.recommended, ...tripwire.configs.strict]) expect(config.name).toMatch(/^tripwire\//);
+    expect(tripwire.configs.recommended[0]?.files).toEqual(['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}']);
+  });
+});
