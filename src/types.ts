@@ -41,6 +41,12 @@ export interface Summary {
   rules: number;
   ms: number;
   suppressed?: number;
+  /** Findings the baseline knows, not reported. */
+  baselined?: number;
+  /** Baseline entries that match no finding any more: the baseline can shrink. */
+  baselineFixed?: number;
+  /** With --update-baseline: the entries written. */
+  baselineWritten?: number;
 }
 
 export interface CheckResult {

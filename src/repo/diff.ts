@@ -195,3 +195,42 @@ export async function readTextsAt(root: string, dir: string, rev: string, paths:
     await reader.close();
   }
 }
+
+/** git's empty tree: the base of a repository with no commits yet. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export interface StagedState {
+  /** The files in the index (what the commit will hold), relative to `dir`. */
+  files: string[];
+  /** The index text of every file whose work tree differs from the index (partially staged, or deleted unstaged). */
+  indexTexts: Map<string, string>;
+  /** HEAD, or the empty tree before the first commit. */
+  base: string;
+  changes: FileChange[];
+  oldTexts: Map<string, string>;
+}
+
+/**
+ * The repository as the next commit would have it: the index, not the work
+ * tree. Works before the first commit and in a linked worktree (git resolves
+ * the right index for the directory).
+ */
+export async function readStagedState(root: string, dir: string): Promise<StagedState> {
+  const prefix = await subdirectory(root, dir);
+  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const git = simpleGit({ baseDir: root });
+  const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
+  const [indexed, unstaged, head] = await Promise.all([
+    git.raw(['ls-files', '-z', '--cached', ...pathspec]),
+    git.raw(['diff', '-z', '--name-only', '--no-relative', '--no-ext-diff', ...pathspec]),
+    attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
+  ]);
+  const files = [...new Set(splitNul(indexed).map(local))].sort();
+  const fileSet = new Set(files);
+  const differing = splitNul(unstaged).map(local).filter((file) => fileSet.has(file));
+  const base = head?.trim() || EMPTY_TREE;
+  const changes = await diffChanges(root, dir, base, { staged: true });
+  const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
+  const [indexTexts, oldTexts] = await Promise.all([readTextsAt(root, dir, '', differing), readTextsAt(root, dir, base, oldPaths)]);
+  return { files, indexTexts, base, changes, oldTexts };
+}

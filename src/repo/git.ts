@@ -244,6 +244,8 @@ export function createBlobReader(root: string): BlobReader {
     },
     close() {
       closed = true;
+      // Waiting for the exit must keep the process alive, or an awaited close() ends it with code 13.
+      setActive(true);
       child?.stdin.end();
       return exited;
     },

@@ -28,6 +28,9 @@ function toSummary(summary: Summary): Summary {
     rules: summary.rules,
     ms: summary.ms,
     suppressed: summary.suppressed,
+    baselined: summary.baselined,
+    baselineFixed: summary.baselineFixed,
+    baselineWritten: summary.baselineWritten,
   };
 }
 

@@ -12,8 +12,8 @@ function painter(color: boolean): Paint {
   return (format, text) => (color && text !== '' ? styleText(format, text, { validateStream: false }) : text);
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+function plural(count: number, noun: string, plurals = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plurals}`;
 }
 
 function severityLabel(finding: Finding): string {
@@ -44,6 +44,15 @@ function formatFile(file: string, findings: Finding[], paint: Paint): string {
 }
 
 function formatSummary(summary: Summary, paint: Paint): string {
+  const line = summaryLine(summary, paint);
+  const notes: string[] = [];
+  if (summary.baselined) notes.push(`${plural(summary.baselined, 'known finding')} in the baseline not reported`);
+  if (summary.baselineFixed) notes.push(`${plural(summary.baselineFixed, 'baseline entry', 'baseline entries')} no longer match: the baseline can shrink (tripwire check --update-baseline)`);
+  if (summary.baselineWritten !== undefined) notes.push(`baseline written: ${plural(summary.baselineWritten, 'entry', 'entries')}`);
+  return [line, ...notes.map((note) => paint('dim', note))].join('\n');
+}
+
+function summaryLine(summary: Summary, paint: Paint): string {
   const problems = summary.errors + summary.warnings;
   const suppressed = summary.suppressed !== undefined && summary.suppressed > 0 ? `, ${summary.suppressed} suppressed` : '';
   if (problems === 0) {

@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, makeGitRepo, runCli } from '../support/repo.js';
+
+const CONFIG = '{ "tests": { "include": ["test/**/*.test.ts"] } }';
+const CLEAN_TEST = `import { format } from './helpers/format.js';\nformat('a');\n`;
+
+function findings(dir: string, ...args: string[]): string[] {
+  const run = runCli(['check', '--staged', '--format', 'json', ...args], dir);
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout).findings.map((f: { ruleId: string; file: string; line: number }) => `${f.ruleId} ${f.file}:${f.line}`);
+}
+
+describe('tripwire check --staged', () => {
+  it('checks the index: a violation only in the unstaged part of a file is not reported', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': CLEAN_TEST, 'test/helpers/format.ts': 'export const format = (s: string) => s;\n' });
+    writeFileSync(join(dir, 'test/a.test.ts'), `${CLEAN_TEST}// staged comment\n`);
+    git(dir, 'add', 'test/a.test.ts');
+    writeFileSync(join(dir, 'test/a.test.ts'), `import OpenAI from 'openai';\n${CLEAN_TEST}// staged comment\n`);
+    expect(findings(dir)).toEqual([]);
+    // The work tree does have it: a plain check sees it.
+    expect(runCli(['check'], dir).code).toBe(1);
+  });
+
+  it('reports a violation that exists only in the staged part', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': CLEAN_TEST, 'test/helpers/format.ts': 'export const format = (s: string) => s;\n' });
+    writeFileSync(join(dir, 'test/a.test.ts'), `import OpenAI from 'openai';\n${CLEAN_TEST}`);
+    git(dir, 'add', 'test/a.test.ts');
+    writeFileSync(join(dir, 'test/a.test.ts'), CLEAN_TEST);
+    expect(findings(dir)).toEqual(['no-paid-calls-in-free-tests test/a.test.ts:1']);
+  });
+
+  it('reports a finding in an unchanged test when the staged change is the helper it imports', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': CLEAN_TEST, 'test/b.test.ts': 'export const b = 1;\n', 'test/helpers/format.ts': 'export const format = (s: string) => s;\n' });
+    writeFileSync(join(dir, 'test/helpers/format.ts'), `import { execSync } from 'node:child_process';\nexport const format = (s: string) => execSync(\`claude -p \${s}\`).toString();\n`);
+    git(dir, 'add', 'test/helpers/format.ts');
+    expect(findings(dir)).toEqual(['no-paid-calls-in-free-tests test/a.test.ts:1']);
+  });
+
+  it('leaves out findings the staged change cannot affect', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/old.test.ts': `import OpenAI from 'openai';\n`, 'test/b.test.ts': 'export const b = 1;\n' });
+    writeFileSync(join(dir, 'test/b.test.ts'), 'export const b = 2;\n');
+    git(dir, 'add', 'test/b.test.ts');
+    expect(findings(dir)).toEqual([]);
+    expect(runCli(['check'], dir).code).toBe(1);
+  });
+
+  it('works in a repository with no commits yet', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': `import OpenAI from 'openai';\n` }, { commit: false });
+    git(dir, 'add', '-A');
+    expect(findings(dir)).toEqual(['no-paid-calls-in-free-tests test/a.test.ts:1']);
+  });
+
+  it('works in a linked worktree, on that worktree’s own index', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': CLEAN_TEST, 'test/helpers/format.ts': 'export const format = (s: string) => s;\n' });
+    const linked = `${dir}-linked`;
+    git(dir, 'worktree', 'add', '-q', '-b', 'side', linked);
+    writeFileSync(join(linked, 'test/a.test.ts'), `import OpenAI from 'openai';\n${CLEAN_TEST}`);
+    git(linked, 'add', 'test/a.test.ts');
+    expect(findings(linked)).toEqual(['no-paid-calls-in-free-tests test/a.test.ts:1']);
+    expect(findings(dir)).toEqual([]);
+  });
+
+  it('accepts the file list lint-staged passes and narrows to it', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': CLEAN_TEST, 'test/c.test.ts': CLEAN_TEST, 'test/helpers/format.ts': 'export const format = (s: string) => s;\n' });
+    writeFileSync(join(dir, 'test/a.test.ts'), `import OpenAI from 'openai';\n${CLEAN_TEST}`);
+    writeFileSync(join(dir, 'test/c.test.ts'), `import OpenAI from 'openai';\n${CLEAN_TEST}`);
+    git(dir, 'add', '-A');
+    expect(findings(dir, join(dir, 'test/c.test.ts'))).toEqual(['no-paid-calls-in-free-tests test/c.test.ts:1']);
+  });
+});
