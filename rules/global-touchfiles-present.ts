@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FILE_START } from '../src/model/positions.js';
-import { mapLabel } from '../src/model/selection.js';
+import { mapLabel, touchfileRefs } from '../src/model/selection.js';
 import { compileGlobs } from '../src/repo/glob.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './touchfiles-cover-paid-tests.js';
@@ -33,8 +33,7 @@ export default createRule({
     const matches = compileGlobs(globals.map((g) => g.value));
 
     if (options.requireMapFile) {
-      const maps = model.config.maps;
-      const refs = [...(maps?.touchfiles === undefined ? [] : Array.isArray(maps.touchfiles) ? maps.touchfiles : [maps.touchfiles]), ...(maps?.tiers ? [maps.tiers] : [])];
+      const refs = [...touchfileRefs(model.config), ...(model.config.maps?.tiers ? [model.config.maps.tiers] : [])];
       const reported = new Set<string>();
       for (const ref of refs) {
         const files = mapFiles.get(mapLabel(ref)) ?? [ref.file];

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
+import { touchfileRefs } from '../src/model/selection.js';
 import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
@@ -83,20 +84,18 @@ export default createRule({
 });
 
 function mapNames(model: RepoModel): string {
-  const refs = model.config.maps?.touchfiles;
-  const list = refs === undefined ? [] : Array.isArray(refs) ? refs : [refs];
-  return list.map((ref) => ref.export ?? ref.file).join(' or ') || 'the touchfile map';
+  return touchfileRefs(model.config).map((ref) => ref.export ?? ref.file).join(' or ') || 'the touchfile map';
 }
 
 /** A glob that matches no file (and no generated path) selects nothing: a rename left it behind. */
-export function deadGlob(model: RepoModel, glob: Located<string>): RuleFinding | null {
+export function deadGlob(model: RepoModel, glob: Located<string>, consequence = 'a change there would select nothing'): RuleFinding | null {
   if (model.matching([glob.value]).length > 0) return null;
   if (isGenerated(model.config.maps?.generated ?? [], glob.value)) return null;
   const hint = nearestPath(model, glob.value);
   return {
     file: glob.file,
     loc: glob.loc,
-    message: `glob '${glob.value}' matches no file${hint ? ` (did you mean '${hint}'?)` : ''}: a change there would select nothing. Fix the path, or declare generated paths in maps.generated.`,
+    message: `glob '${glob.value}' matches no file${hint ? ` (did you mean '${hint}'?)` : ''}: ${consequence}. Fix the path, or declare generated paths in maps.generated.`,
   };
 }
 

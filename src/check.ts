@@ -3,15 +3,18 @@ import { basename, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from '../rules/ids.js';
 import { rules as allRules } from '../rules/index.js';
+import { applyBaseline, writeBaseline } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
-import { loadConfig } from './config/load.js';
+import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
 import type { Config, RuleSetting } from './config/schema.js';
 import { openFactCache, type FactCache } from './facts/cache.js';
-import type { FileFacts } from './facts/types.js';
+import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
-import { diffChanges, readTextsAt, resolveBase } from './repo/diff.js';
+import { mapRefs } from './model/selection.js';
+import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
 import { discoverFiles } from './repo/files.js';
+import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
 import type { TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
@@ -42,6 +45,12 @@ export interface CheckOptions {
   paths?: string[];
   /** Compare with the merge base of this ref: rules that look at the diff (removals, self-approval) see it. */
   base?: string;
+  /** Check the index (the next commit), not the work tree, and report only findings the staged change can affect. */
+  staged?: boolean;
+  /** Read the baseline (default true): findings it records are known and not reported. */
+  baseline?: boolean;
+  /** Write every current finding into the baseline instead of filtering by it. */
+  updateBaseline?: boolean;
 }
 
 export interface RunResult extends CheckResult {
@@ -60,15 +69,34 @@ export interface BuiltModel {
   root: string;
   /** The absolute path of the configuration file, or null when no file configures tripwire. */
   configPath: string | null;
-  cache: FactCache<FileFacts>;
+  cache: FactCache<CachedFacts>;
 }
 
 /** The configuration and the file list; facts are parsed on demand, so this is cheap. */
 export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
   const loaded = await loadConfig({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+  if (options.staged === true) {
+    if (options.base !== undefined) throw new UsageError('--staged and --base cannot be combined: --staged compares the index with HEAD');
+    const gitRoot = await findGitRoot(loaded.root);
+    if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
+    const state = await readStagedState(gitRoot, loaded.root);
+    const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts }, diff);
+  }
+  const { files } = await discoverFiles(loaded.root);
+  const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
+  return assembleModel(loaded, files, options, diff);
+}
+
+/** `buildModel` without `--base`, synchronously, for the ESLint surface. */
+export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
+  const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+  return assembleModel(loaded, discoverFilesSync(loaded.root).files, options, undefined);
+}
+
+function assembleModel(loaded: LoadedConfig, files: readonly string[], options: CheckOptions & { overlays?: ReadonlyMap<string, string> }, diff: DiffInput | undefined): BuiltModel {
   const { config, root } = loaded;
-  const { files } = await discoverFiles(root);
-  const cache = openFactCache<FileFacts>({
+  const cache = openFactCache<CachedFacts>({
     root,
     // The configuration the facts depend on (recorded callee names) is part of each entry's key.
     version: `${VERSION}-f${FACTS_VERSION}`,
@@ -76,8 +104,8 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const diff = options.base === undefined ? undefined : await readDiff(root, options.base);
-  return { model: new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }) }), root, configPath: loaded.file, cache };
+  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }) });
+  return { model, root, configPath: loaded.file, cache };
 }
 
 /** The changes since the merge base, and the old text of every changed file, read in one batch. */
@@ -94,7 +122,41 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const { model, root, configPath, cache } = await buildModel(options);
   const selected = selectRules(model.config, options.rules, configPath);
+  const { findings, suppressed } = evaluate(model, selected, configPath);
+  cache.save();
 
+  const baselineFile = model.config.baseline;
+  let known = { kept: findings, baselined: 0, fixed: 0 };
+  let baselineWritten: number | undefined;
+  if (options.updateBaseline === true) baselineWritten = writeBaseline(model, findings, baselineFile);
+  else if (options.baseline !== false) known = applyBaseline(model, findings, baselineFile);
+  const affected = options.staged === true && model.diff ? known.kept.filter(affectedBy(model, model.diff.changes)) : known.kept;
+  const reported = filterPaths(options.updateBaseline === true ? [] : affected, options.paths, options.cwd, root).sort(compareFindings);
+  const errors = reported.filter((f) => f.severity === 'error').length;
+  return {
+    findings: reported,
+    summary: {
+      errors,
+      warnings: reported.length - errors,
+      files: model.files.length,
+      rules: selected.length,
+      ms: Math.round(performance.now() - started),
+      ...(suppressed > 0 && { suppressed }),
+      ...(known.baselined > 0 && { baselined: known.baselined }),
+      ...(known.fixed > 0 && { baselineFixed: known.fixed }),
+      ...(baselineWritten !== undefined && { baselineWritten }),
+    },
+    root,
+    model,
+    rulesRun: selected.map((s) => s.rule),
+  };
+}
+
+/**
+ * Runs the selected rules over a model and applies what every surface applies:
+ * tripwire's own findings about its inputs, then `tripwire-disable` comments.
+ */
+export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null): { findings: Finding[]; suppressed: number } {
   const findings: Finding[] = [];
   for (const { rule, severity, options: ruleOptions } of selected) {
     for (const finding of rule.check(model, ruleOptions)) {
@@ -106,33 +168,34 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, findings, new Set(selected.map((s) => s.rule.id)));
-  cache.save();
-
-  const reported = filterPaths(kept, options.paths, options.cwd, root).sort(compareFindings);
-  const errors = reported.filter((f) => f.severity === 'error').length;
-  return {
-    findings: reported,
-    summary: {
-      errors,
-      warnings: reported.length - errors,
-      files: model.files.length,
-      rules: selected.length,
-      ms: Math.round(performance.now() - started),
-      ...(suppressed > 0 && { suppressed }),
-    },
-    root,
-    model,
-    rulesRun: selected.map((s) => s.rule),
-  };
+  return { findings: kept, suppressed };
 }
 
-interface SelectedRule {
+/**
+ * Whether a staged change can have caused a finding: it is in a changed file,
+ * points at one (related locations, the chain in its message), or sits in the
+ * config or a map while the set of files or a map changed. The model is still
+ * the whole repository; only what is reported narrows.
+ */
+function affectedBy(model: RepoModel, changes: readonly FileChange[]): (finding: Finding) => boolean {
+  const changed = new Set(changes.flatMap((change) => (change.oldPath ? [change.path, change.oldPath] : [change.path])));
+  const mapFiles = new Set([...mapRefs(model.config).map((ref) => ref.file), ...(model.configFile === null ? [] : [model.configFile])]);
+  const fileSetChanged = changes.some((change) => change.status !== 'modified');
+  const mapsChanged = [...mapFiles].some((file) => changed.has(file));
+  return (finding) =>
+    changed.has(finding.file) ||
+    (finding.related ?? []).some((related) => changed.has(related.file)) ||
+    [...changed].some((path) => finding.message.includes(path)) ||
+    (mapFiles.has(finding.file) && (fileSetChanged || mapsChanged));
+}
+
+export interface SelectedRule {
   rule: TripwireRule;
   severity: Severity;
   options: unknown;
 }
 
-function selectRules(config: Config, only: string[] | undefined, configFile: string | null): SelectedRule[] {
+export function selectRules(config: Config, only: string[] | undefined, configFile: string | null): SelectedRule[] {
   for (const id of only ?? []) {
     if (!RULE_IDS.some((known) => known === id)) throw new UsageError(`unknown rule '${id}' (known: ${RULE_IDS.join(', ')})`);
     if (!allRules.some((rule) => rule.id === id)) throw new UsageError(`rule '${id}' is not implemented in tripwire ${VERSION} yet`);

@@ -145,11 +145,38 @@ const mapsSchema = z.strictObject({
   generated: strings('Globs of paths the build creates before tests run: a touchfile glob that matches only such paths is not dead.'),
 });
 
+const shippedAllowSchema = z.strictObject({
+  /** @example "EXAMPLE_FIXTURE_DIR" */
+  token: name().meta({ description: 'The env var, path, word or runner probe a finding names, as the finding quotes it.' }),
+  /** @example ["skills/testing-guide/SKILL.md"] */
+  files: z
+    .array(name())
+    .optional()
+    .meta({ description: 'Globs of the files where the token is allowed; default: every shipped file.' }),
+  /** @example "The testing guide teaches readers how the harness stubs the forge." */
+  reason: name().meta({ description: 'Why this reference is deliberate and safe; required.' }),
+});
+
 const shippedSchema = z.strictObject({
   /** @example ["skills/**\/SKILL.md", "src/**\/*.ts"] */
   include: strings('Globs of the shipped artifacts (skill text, prompts, source) checked for test-only seams.'),
   /** @example ["src/**\/*.generated.ts"] */
   exclude: strings('Globs removed from `include`.'),
+  /** @example [{ "token": "EXAMPLE_FIXTURE_DIR", "files": ["skills/testing-guide/SKILL.md"], "reason": "…" }] */
+  allow: z
+    .array(shippedAllowSchema)
+    .default([])
+    .meta({ description: 'Deliberate, documented exceptions to no-test-carve-outs and no-dangling-references, each with its reason.' }),
+  /** @example ["illustrative", "example"] */
+  illustrative: z
+    .array(name())
+    .default(['illustrative'])
+    .meta({
+      description:
+        'Info-string words that mark a fenced block as an example (```sh illustrative), or globs of Markdown files whose blocks all are: their paths need not exist. Test seams are still reported.',
+    }),
+  /** @example ["stipulated by the harness"] */
+  testTokens: strings('Extra words or phrases that exist only for tests; a shipped artifact naming one is a finding.'),
 });
 
 const removedSchema = z.strictObject({
@@ -162,6 +189,8 @@ const removedSchema = z.strictObject({
     .meta({ description: 'Identifiers, env vars or words that only the removed mechanism used.' }),
   /** @example "Completion criteria no longer accept harness stipulations." */
   why: name().meta({ description: 'Why it was removed; printed with each finding.' }),
+  /** @example ["docs/migrations/**"] */
+  allow: strings('Globs of files that may still name the tokens (a migration note); CHANGELOGs and the config itself always may.'),
 });
 
 const ruleSettingSchema = z.union(
@@ -197,6 +226,10 @@ export const configSchema = z
     locks: name()
       .default('.tripwire/locks.json')
       .meta({ description: 'The SHA-256 manifest of locked fixture and oracle files, relative to the config file.' }),
+    /** @example ".tripwire/baseline.json" */
+    baseline: name()
+      .default('.tripwire/baseline.json')
+      .meta({ description: 'Known findings for gradual adoption (written by `tripwire check --update-baseline`); they are not reported, and the file only shrinks.' }),
     /** @example ["vendor/**"] */
     ignore: strings('Globs excluded from every check.'),
     /** @example { "no-dangling-references": "warn", "tiers-cover-paid-tests": ["error", {}] } */

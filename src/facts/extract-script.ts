@@ -2,6 +2,8 @@ import type * as TS from 'typescript';
 import { loadTypeScript, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { extractValues } from './extract-values.js';
+import { extractTests } from './extract-tests.js';
+import { extractSeams } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
 
@@ -57,8 +59,12 @@ class ScriptExtractor {
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     if (init.refs.length > 0 || init.sites.length > 0) this.units.push(init);
     const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
+    const tests = extractTests(ts, sourceFile, (node) => this.loc(node));
+    const seams = extractSeams(ts, sourceFile, (node) => this.loc(node));
     return {
       ...values,
+      ...seams,
+      tests,
       kind: 'script',
       imports: this.imports,
       exports: this.exports,
@@ -766,7 +772,7 @@ function requireSpecifier(ts: TypeScript, node: TS.Expression): string | null {
 }
 
 /** `process.env`, `Bun.env`, `import.meta.env`, `Deno.env` (for `.get`), `globalThis.process.env`. */
-function isEnvObject(ts: TypeScript, node: TS.Expression): boolean {
+export function isEnvObject(ts: TypeScript, node: TS.Expression): boolean {
   if (!ts.isPropertyAccessExpression(node) || node.name.text !== 'env') return false;
   const object = node.expression;
   if (ts.isIdentifier(object)) return object.text === 'process' || object.text === 'Bun';

@@ -21,6 +21,16 @@ export interface FileFacts {
   envCompares: EnvCompareFact[];
   /** Syntax errors reported by the parser; a file with any is a finding. */
   parseErrors: { message: string; loc: Loc }[];
+  /** Every test and suite the file declares, in source order (see TestFact). */
+  tests: TestFact[];
+  /** Env vars the file sets: `process.env.X = …`, `{ ...process.env, X }`, `env: { X }`, `vi.stubEnv('X')`. */
+  envWrites: EnvWriteFact[];
+  /** Test-runner detection outside env reads: `typeof describe`, `globalThis.__vitest_worker__`, `'VITEST' in process.env`. */
+  testProbes: TestProbeFact[];
+  /** String literals that look like a repository path, an env var name or a CLI flag (module specifiers excluded). */
+  strings: StringFact[];
+  /** CLI flags declared by a literal option list: `parseArgs({ options })`, `.option('--x')`. */
+  flags: FlagFact[];
 }
 
 export type ImportKind = 'static' | 'side-effect' | 'dynamic' | 'require' | 'reexport';
@@ -158,3 +168,126 @@ export interface EnvCompareFact {
   value: string;
   loc: Loc;
 }
+
+/**
+ * How a test or suite is declared to run: `.skip`, `xit`, `{ skip: true }`
+ * and a run-time `t.skip()` are all `skip`; jest's `.failing` is `fails`;
+ * bun's `.if` is `runIf`.
+ */
+export type TestModifier = 'skip' | 'only' | 'todo' | 'fails' | 'skipIf' | 'runIf' | 'concurrent' | 'sequential' | 'each' | 'for';
+
+export interface TestFact {
+  kind: 'test' | 'suite';
+  /** The titles from the outermost suite down, joined with ' > ': the test id without its `path::`. Parametrized titles keep `%s`/`$name`. */
+  name: string;
+  /** Part of a title could not be resolved statically and stands as `${source text}`. */
+  dynamic: boolean;
+  /** `sha256:<hex>` of the body's syntax tree without positions, comments or formatting. */
+  hash: string;
+  /** Assertion calls in the body, or the `expect.assertions(n)`/`t.plan(n)` value when larger. */
+  assertions: number;
+  /** In ms, its own or the nearest enclosing one; null when set to an expression that cannot be evaluated. */
+  timeout?: number | null;
+  retry?: number | null;
+  /** Its own modifiers, sorted. */
+  modifiers: TestModifier[];
+  /** The modifiers of its enclosing suites and of the file, sorted. */
+  inherited: TestModifier[];
+  loc: Loc;
+}
+
+export interface EnvWriteFact {
+  name: string;
+  loc: Loc;
+}
+
+export interface TestProbeFact {
+  via: 'typeof' | 'global' | 'env-in';
+  /** The global (`describe`, `__vitest_worker__`) or env var (`VITEST`) probed. */
+  name: string;
+  loc: Loc;
+}
+
+export interface StringFact {
+  value: string;
+  loc: Loc;
+}
+
+export interface FlagFact {
+  /** With its dashes: `--base`, `-b`. */
+  name: string;
+  loc: Loc;
+}
+
+/** A run of literal text on one line, where it stands in the file. */
+export interface TextRun {
+  text: string;
+  loc: Loc;
+}
+
+/** An env var named lexically: in a shell or Python line, or a shell code block. */
+export interface LexicalEnvRef {
+  name: string;
+  op: 'set' | 'read';
+  loc: Loc;
+}
+
+export interface HeadingFact {
+  level: number;
+  /** The rendered text, without markup. */
+  text: string;
+  /** GitHub's anchor for it, deduplicated with `-1`, `-2` like GitHub. */
+  anchor: string;
+  loc: Loc;
+}
+
+export interface LinkFact {
+  /** `definition`: a `[label]: target` line; reference-style uses are not repeated. */
+  kind: 'link' | 'image' | 'definition';
+  target: string;
+  /** Where the target is written. */
+  loc: Loc;
+}
+
+export interface FenceFact {
+  /** The whole info string, and its first word. */
+  info: string;
+  lang: string;
+  /** The opening line. */
+  loc: Loc;
+  /** The content, one run per line. */
+  lines: TextRun[];
+  /** Shell blocks only: the commands, as argv words. */
+  commands: Word[][];
+  /** Shell blocks only: `$X`, `${X}`, `X=…`, `export X=…`, `env X=…`. */
+  env: LexicalEnvRef[];
+}
+
+export interface FrontMatterEntry {
+  /** Dotted path: `metadata.owner`, `tools.0`. */
+  key: string;
+  /** Scalar value as text; null for a collection or an empty value. */
+  value: string | null;
+  /** The value's position, or the key's for a collection. */
+  loc: Loc;
+}
+
+/** Facts of a Markdown file, from one markdown-it parse. */
+export interface MarkdownFacts {
+  kind: 'markdown';
+  frontMatter: { entries: FrontMatterEntry[]; lines: TextRun[] } | null;
+  headings: HeadingFact[];
+  /** Anchors that HTML in the file declares (`id="…"`, `name="…"`). */
+  htmlAnchors: string[];
+  links: LinkFact[];
+  /** Inline code spans. */
+  code: TextRun[];
+  /** Fenced and indented code blocks. */
+  fences: FenceFact[];
+  /** Prose, heading text and inline HTML: every literal text run outside code and link targets. */
+  text: TextRun[];
+  parseErrors: { message: string; loc: Loc }[];
+}
+
+/** What the fact cache holds: the facts of a script or of a Markdown file. */
+export type CachedFacts = FileFacts | MarkdownFacts;

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
+import { extractMarkdownFacts } from '../facts/extract-markdown.js';
 import { extractScriptFacts } from '../facts/extract-script.js';
-import type { FileFacts } from '../facts/types.js';
+import type { CachedFacts, FileFacts, MarkdownFacts } from '../facts/types.js';
+import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
@@ -13,7 +15,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 2;
+export const FACTS_VERSION = 4;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error';
@@ -25,7 +27,7 @@ export interface FileProblem {
 /** What `--base` brings: the merge base, the changes since it, and the old text of each changed path. */
 export interface DiffInput {
   base: string;
-  changes: FileChange[];
+  changes: readonly FileChange[];
   /** Text at the base, by the path it had there. */
   oldTexts: ReadonlyMap<string, string>;
 }
@@ -35,7 +37,7 @@ export interface ModelOptions {
   config: Config;
   configFile: string | null;
   files: readonly string[];
-  cache: FactCache<FileFacts> | null;
+  cache: FactCache<CachedFacts> | null;
   /** Text that replaces a file's bytes on disk (an editor buffer). */
   overlays?: ReadonlyMap<string, string>;
   diff?: DiffInput;
@@ -59,7 +61,7 @@ export class RepoModel {
   /** With `--base`: the merge base and what changed since, renames detected by git. */
   readonly diff: { base: string; changes: readonly FileChange[] } | null;
 
-  private readonly cache: FactCache<FileFacts> | null;
+  private readonly cache: FactCache<CachedFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
   private readonly factsMemo = new Map<string, FileFacts | null>();
   private readonly textMemo = new Map<string, string | null>();
@@ -68,6 +70,7 @@ export class RepoModel {
   private readonly closureMemo = new Map<string, Map<string, string[]>>();
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
+  private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
   private readonly callNames: string[];
 
@@ -131,6 +134,31 @@ export class RepoModel {
     return text;
   }
 
+  /** The bytes on disk, ignoring overlays, without recording a problem: null when there are none. */
+  diskText(file: string): string | null {
+    if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
+    if (!this.fileSet.has(file)) return null;
+    try {
+      return readFileSync(join(this.root, file), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  /** The same repository with some files' text replaced (an editor's unsaved buffers), sharing the fact cache. */
+  withOverlays(overlays: ReadonlyMap<string, string>): RepoModel {
+    const added = [...overlays.keys()].filter((file) => !this.fileSet.has(file));
+    return new RepoModel({
+      root: this.root,
+      config: this.config,
+      configFile: this.configFile,
+      files: added.length === 0 ? this.files : [...this.files, ...added].sort(),
+      cache: this.cache,
+      overlays,
+      ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
+    });
+  }
+
   /** Facts of a script file; null for other files and for files that cannot be read. */
   facts(file: string): FileFacts | null {
     const memo = this.factsMemo.get(file);
@@ -163,6 +191,30 @@ export class RepoModel {
     return facts;
   }
 
+  /** Facts of a Markdown file (by extension); null for other files and for files that cannot be read. */
+  markdownFacts(file: string): MarkdownFacts | null {
+    if (this.markdownMemo.has(file)) return this.markdownMemo.get(file) ?? null;
+    let facts: MarkdownFacts | null = null;
+    const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
+    if (text !== null) {
+      const key = createHash('sha1').update('markdown\0').update(text).digest('hex');
+      const cached = this.cache?.get(key);
+      if (cached?.kind === 'markdown') {
+        this.stats.cached++;
+        facts = cached;
+      } else {
+        facts = extractMarkdownFacts(text);
+        this.stats.parsed++;
+        this.cache?.set(key, facts);
+      }
+      for (const error of facts.parseErrors) {
+        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
+      }
+    }
+    this.markdownMemo.set(file, facts);
+    return facts;
+  }
+
   /** Files whose facts this run has loaded, parsed or cached. */
   loadedFiles(): string[] {
     return [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
@@ -173,7 +225,7 @@ export class RepoModel {
     // the recorded callee names, the only configuration the facts depend on.
     const key = createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(text).digest('hex');
     const cached = this.cache?.get(key);
-    if (cached) {
+    if (cached?.kind === 'script') {
       this.stats.cached++;
       return cached;
     }

@@ -1,5 +1,5 @@
 import type { RuleId } from '../../rules/ids.js';
-import type { MapRef } from '../config/schema.js';
+import type { Config, MapRef } from '../config/schema.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
 import type { RepoModel } from './model.js';
@@ -23,6 +23,18 @@ export interface SelectionResult {
   selfGates: Map<string, Located<string>[]>;
   /** The evaluated globals list's own location, for findings about the list as a whole. */
   globalsAt: { file: string; loc: Loc } | null;
+}
+
+/** The configured touchfile maps, one or several. */
+export function touchfileRefs(config: Config): MapRef[] {
+  const refs = config.maps?.touchfiles;
+  return refs === undefined ? [] : Array.isArray(refs) ? refs : [refs];
+}
+
+/** Every configured map reference: touchfiles, then tiers, then globals. */
+export function mapRefs(config: Config): MapRef[] {
+  const maps = config.maps;
+  return [...touchfileRefs(config), ...(maps?.tiers ? [maps.tiers] : []), ...(maps?.globals ? [maps.globals] : [])];
 }
 
 export function mapLabel(ref: MapRef): string {
@@ -55,8 +67,7 @@ export function computeSelection(model: RepoModel): SelectionResult {
   };
 
   const touchfiles: TouchfileEntry[] = [];
-  const touchfileRefs = maps?.touchfiles === undefined ? [] : Array.isArray(maps.touchfiles) ? maps.touchfiles : [maps.touchfiles];
-  for (const ref of touchfileRefs) {
+  for (const ref of touchfileRefs(model.config)) {
     const value = readMap('touchfiles-cover-paid-tests', ref);
     if (value === null) continue;
     if (value.t !== 'obj') {

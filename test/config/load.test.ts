@@ -54,7 +54,7 @@ describe('loadConfig', () => {
     });
     const loaded = await loadConfig({ cwd });
     expect(loaded.file).toBe(join(cwd, 'package.json'));
-    expect(loaded.config.shipped).toEqual({ include: ['skills/**/SKILL.md'], exclude: [] });
+    expect(loaded.config.shipped).toEqual({ include: ['skills/**/SKILL.md'], exclude: [], allow: [], illustrative: ['illustrative'], testTokens: [] });
   });
 
   it('prefers a config file over the package.json key', async () => {
@@ -92,10 +92,11 @@ describe('loadConfig', () => {
     expect(loaded.config).toEqual({
       tests: { include: ['**/*.{test,spec}.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'], paid: [], ids: [], selfGate: [] },
       paid: { modules: [], commands: [], hosts: [], env: [], probeFlags: [] },
-      shipped: { include: [], exclude: [] },
+      shipped: { include: [], exclude: [], allow: [], illustrative: ['illustrative'], testTokens: [] },
       removed: [],
       frozen: '.tripwire/frozen.json',
       locks: '.tripwire/locks.json',
+      baseline: '.tripwire/baseline.json',
       ignore: [],
       rules: {},
     });
@@ -144,7 +145,7 @@ describe('loadConfig errors', () => {
   it('lists the known keys when an unknown key is near none of them', async () => {
     const cwd = repo({ 'tripwire.config.json': '{ "shipped": { "everything": true } }' });
     const error = await loadError(cwd);
-    expect(error.message).toBe('tripwire.config.json: shipped.everything: unknown key (known: include, exclude)');
+    expect(error.message).toBe('tripwire.config.json: shipped.everything: unknown key (known: include, exclude, allow, illustrative, testTokens)');
   });
 
   it('names a wrong type with its path, what was expected and what was received', async () => {
@@ -227,7 +228,7 @@ describe('loadConfig errors', () => {
       [
         'tripwire.config.json: frozen: expected string, received number',
         'tripwire.config.json: ignore: expected array, received string',
-        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, ignore, rules)',
+        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, baseline, ignore, rules)',
       ].join('\n'),
     );
   });

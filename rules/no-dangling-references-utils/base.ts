@@ -1,0 +1,158 @@
+import { posix } from 'node:path';
+import { PAID_ENV } from '../no-paid-calls-in-free-tests-utils/signatures.js';
+import type { FileFacts } from '../../src/facts/types.js';
+import type { RepoModel } from '../../src/model/model.js';
+import { envUses, hasLexicalEnv, isAmbientEnv, lexicalEnvUses, RUNNER_ENV } from '../../src/model/seams.js';
+import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
+import { isScriptFile } from '../../src/parse/typescript.js';
+import type { RuleFinding } from '../../src/rule.js';
+import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
+import { pathRefs } from './references.js';
+
+const SCRIPT_EXTENSION = /(?:\.d)?\.[mc]?[jt]sx?$/;
+
+function stem(path: string): string {
+  return path.replace(SCRIPT_EXTENSION, '').replace(/\/index$/, '');
+}
+
+function exportNames(facts: FileFacts | null): Set<string> {
+  const names = new Set<string>();
+  for (const fact of facts?.exports ?? []) {
+    if (fact.kind === 'local' || fact.kind === 'reexport') names.add(fact.name);
+  }
+  names.delete('default');
+  return names;
+}
+
+function envReads(path: string, facts: FileFacts | null, text: string | null): Map<string, number> {
+  const reads = new Map<string, number>();
+  if (facts) {
+    const written = new Set(facts.envWrites.map((write) => `${write.loc.line}:${write.loc.column}`));
+    for (const unit of facts.units) {
+      for (const site of unit.sites) {
+        if (site.kind === 'env' && !written.has(`${site.loc.line}:${site.loc.column}`) && !reads.has(site.name)) reads.set(site.name, site.loc.line);
+      }
+    }
+    return reads;
+  }
+  if (text === null || !hasLexicalEnv(path)) return reads;
+  for (const use of lexicalEnvUses(path, text)) if (use.op === 'read' && !reads.has(use.name)) reads.set(use.name, use.loc.line);
+  return reads;
+}
+
+/**
+ * With `--base`: what the diff removed (files, exports, the last read of an
+ * env var, CLI flags of a literal option list) that the tree still names.
+ * Each finding is at the surviving reference.
+ */
+export function baseFindings(model: RepoModel): RuleFinding[] {
+  const diff = model.diff;
+  if (!diff) return [];
+  const since = `the diff since ${diff.base.slice(0, 12)}`;
+  const findings: RuleFinding[] = [];
+  const skip = (file: string): boolean => file === model.configFile || isHistoryFile(file);
+  const scripts = model.files.filter((file) => isScriptFile(file));
+
+  // Files deleted or renamed.
+  const gone = new Map<string, string | null>();
+  for (const change of diff.changes) {
+    if (change.status === 'deleted' && !model.fileSet.has(change.path)) gone.set(change.path, null);
+    if (change.status === 'renamed' && change.oldPath !== undefined && !model.fileSet.has(change.oldPath)) gone.set(change.oldPath, change.path);
+  }
+  const goneStems = new Map([...gone.keys()].filter((path) => SCRIPT_EXTENSION.test(path)).map((path) => [stem(path), path]));
+  const currentBasenames = new Set(model.files.map((file) => posix.basename(file)));
+  const goneBasenames = new Map<string, string>();
+  for (const path of gone.keys()) {
+    const base = posix.basename(path);
+    if (base.includes('.') && !currentBasenames.has(base)) goneBasenames.set(base, path);
+  }
+  const pathMessage = (written: string, old: string): string => {
+    const renamed = gone.get(old);
+    const what = written === old ? written : `${written} (${old})`;
+    return renamed ? `names ${what}, which ${since} renamed to ${renamed}: update the reference.` : `names ${what}, which ${since} deleted: update or remove the reference.`;
+  };
+  const reported = new Map<string, { line: number; start: number; end: number }[]>();
+  if (gone.size > 0) {
+    for (const file of scannableFiles(model)) {
+      if (skip(file)) continue;
+      for (const ref of pathRefs(model, file)) {
+        if (ref.illustrative) continue;
+        let old = ref.candidates.find((candidate) => gone.has(candidate));
+        if (old === undefined && ref.where === 'import' && !ref.candidates.some((candidate) => model.fileSet.has(candidate))) {
+          old = ref.candidates.map((candidate) => goneStems.get(stem(candidate))).find((path) => path !== undefined);
+          if (old !== undefined && model.resolve(file, ref.written).kind === 'file') old = undefined;
+        }
+        if (old === undefined) continue;
+        findings.push({ file, loc: ref.loc, message: pathMessage(ref.written, old) });
+        reported.set(file, [...(reported.get(file) ?? []), { line: ref.loc.line, start: ref.loc.column, end: ref.loc.endColumn }]);
+      }
+    }
+    for (const mention of findMentions(model, [...goneBasenames.keys()], (file) => skip(file))) {
+      const covered = (reported.get(mention.file) ?? []).some((range) => range.line === mention.loc.line && range.start <= mention.loc.column && mention.loc.endColumn <= range.end);
+      const old = goneBasenames.get(mention.token);
+      if (!covered && old !== undefined) findings.push({ file: mention.file, loc: mention.loc, message: pathMessage(mention.token, old) });
+    }
+  }
+
+  // Exports removed from a file that still exists.
+  const removedExports = new Map<string, string[]>();
+  for (const change of diff.changes) {
+    if ((change.status !== 'modified' && change.status !== 'renamed') || !isScriptFile(change.path)) continue;
+    const before = exportNames(model.oldFacts(change.oldPath ?? change.path));
+    const after = exportNames(model.facts(change.path));
+    const removed = [...before].filter((name) => !after.has(name));
+    if (removed.length > 0) removedExports.set(change.path, removed);
+  }
+  if (removedExports.size > 0) {
+    const exported = new Set(scripts.flatMap((file) => [...exportNames(model.facts(file))]));
+    const orphaned = new Map<string, string>();
+    for (const script of scripts) {
+      for (const fact of model.facts(script)?.imports ?? []) {
+        const target = model.resolve(script, fact.specifier);
+        if (target.kind !== 'file') continue;
+        const removed = removedExports.get(target.path);
+        for (const binding of fact.bindings) {
+          if (removed?.includes(binding.imported)) findings.push({ file: script, loc: fact.loc, message: `imports ${binding.imported} from ${fact.specifier}, which ${since} removed from ${target.path}: update the import.` });
+        }
+      }
+    }
+    for (const [file, names] of removedExports) for (const name of names) if (!exported.has(name)) orphaned.set(name, file);
+    for (const file of model.files) {
+      if (skip(file) || isScriptFile(file)) continue;
+      for (const run of textRuns(model, file) ?? []) {
+        if (run.where !== 'code' && run.where !== 'fence') continue;
+        for (const { word, index } of identifiers(run.text)) {
+          const from = orphaned.get(word);
+          if (from !== undefined) findings.push({ file, loc: subLoc(run.loc, index, word.length), message: `names ${word}, which ${since} removed from ${from}; nothing exports it now. Update or remove the reference.` });
+        }
+      }
+    }
+  }
+
+  // Env vars whose last read the diff removed, and flags it removed from an option list.
+  const oldReads = new Map<string, string>();
+  const oldFlags = new Map<string, string>();
+  for (const change of diff.changes) {
+    if (change.status === 'added') continue;
+    const path = change.oldPath ?? change.path;
+    const facts = isScriptFile(path) ? model.oldFacts(path) : null;
+    for (const [name, line] of envReads(path, facts, facts ? null : model.oldText(path))) if (!oldReads.has(name)) oldReads.set(name, `${path}:${line}`);
+    for (const flag of facts?.flags ?? []) if (flag.name.startsWith('--') && !oldFlags.has(flag.name)) oldFlags.set(flag.name, path);
+  }
+  if (oldReads.size > 0) {
+    const ignored = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
+    const current = new Set(model.files.flatMap((file) => envUses(model, file).filter((use) => use.op === 'read').map((use) => use.name)));
+    const goneEnv = [...oldReads.keys()].filter((name) => !current.has(name) && !ignored.has(name) && !isAmbientEnv(name));
+    for (const mention of findMentions(model, goneEnv, (file) => skip(file))) {
+      findings.push({ file: mention.file, loc: mention.loc, message: `names ${mention.token}, which nothing reads any more: ${since} removed its last read (${oldReads.get(mention.token) ?? ''} at the base). Remove this leftover.` });
+    }
+  }
+  if (oldFlags.size > 0) {
+    const current = new Set(scripts.flatMap((file) => (model.facts(file)?.flags ?? []).map((flag) => flag.name)));
+    const goneFlags = [...oldFlags.keys()].filter((flag) => !current.has(flag));
+    for (const mention of findMentions(model, goneFlags, (file) => skip(file))) {
+      findings.push({ file: mention.file, loc: mention.loc, message: `names ${mention.token}, which ${since} removed from the option list in ${oldFlags.get(mention.token) ?? ''}: the CLI rejects it now. Update or remove the reference.` });
+    }
+  }
+  return findings;
+}

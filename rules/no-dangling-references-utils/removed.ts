@@ -1,0 +1,31 @@
+import type { RepoModel } from '../../src/model/model.js';
+import { isAllowed } from '../../src/model/text-scan.js';
+import { compileGlobs } from '../../src/repo/glob.js';
+import type { RuleFinding } from '../../src/rule.js';
+import { findMentions, isHistoryFile } from './mentions.js';
+
+/**
+ * Tokens of a mechanism the configuration declares removed, wherever they
+ * still appear: outside the config itself, history files, and the paths the
+ * entry allows.
+ */
+export function removedTokenFindings(model: RepoModel): RuleFinding[] {
+  const entries = model.config.removed;
+  if (entries.length === 0) return [];
+  const byToken = new Map<string, { id: string; why: string; allowed: (file: string) => boolean }>();
+  for (const entry of entries) {
+    const allowed = compileGlobs(entry.allow);
+    for (const token of entry.tokens) if (!byToken.has(token)) byToken.set(token, { id: entry.id, why: entry.why, allowed });
+  }
+  const skip = (file: string, token: string): boolean =>
+    file === model.configFile || isHistoryFile(file) || (byToken.get(token)?.allowed(file) ?? false) || isAllowed(model, token, file);
+  return findMentions(model, [...byToken.keys()], skip).map((mention) => {
+    const entry = byToken.get(mention.token);
+    const why = (entry?.why ?? '').trim();
+    return {
+      file: mention.file,
+      loc: mention.loc,
+      message: `'${mention.token}' belongs to the removed mechanism '${entry?.id ?? ''}': ${why}${/[.!?]$/.test(why) ? '' : '.'} This reference outlived it; delete it, or list this file in the entry's allow globs.`,
+    };
+  });
+}

@@ -1,0 +1,135 @@
+import * as z from 'zod';
+import type { FileFacts } from '../src/facts/types.js';
+import type { RepoModel } from '../src/model/model.js';
+import { envUses, RUNNER_ENV, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/model/seams.js';
+import { identifiers, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/model/text-scan.js';
+import { isMarkdownFile } from '../src/parse/markdown.js';
+import { isScriptFile } from '../src/parse/typescript.js';
+import { createRule, type RuleFinding } from '../src/rule.js';
+import type { Loc, Related } from '../src/types.js';
+
+/** Env vars a test runner sets to 'test': `NODE_ENV` (Jest, Vitest), `MODE` (Vitest's `import.meta.env.MODE`), `BABEL_ENV`. */
+const MODE_ENV = new Set(['NODE_ENV', 'MODE', 'BABEL_ENV']);
+const FIX = 'put the seam in the test environment (a stub first on PATH, a fixture) instead';
+
+export default createRule({
+  id: 'no-test-carve-outs',
+  meta: {
+    description: 'Shipped artifacts name no env var, path, stub or word that exists only for the tests, and shipped code never branches on test-runner detection.',
+    languages: ['js/js', 'markdown/commonmark', 'markdown/gfm'],
+    recommended: true,
+  },
+  options: z.strictObject({}),
+  check(model) {
+    const shipped = shippedFiles(model);
+    if (shipped.length === 0) return [];
+    const vocabulary = testVocabulary(model);
+    const findings = new Map<string, RuleFinding>();
+    const report = (file: string, token: string, loc: Loc, message: string, related?: Related[]): void => {
+      const key = `${file}:${loc.line}:${loc.column}`;
+      if (findings.has(key) || isAllowed(model, token, file)) return;
+      findings.set(key, { file, loc, message, ...(related && related.length > 0 && { related }) });
+    };
+    for (const file of shipped) {
+      if (isScriptFile(file)) {
+        const facts = model.facts(file);
+        if (facts) scriptFindings(model, file, facts, vocabulary, report);
+        continue;
+      }
+      for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report);
+      if (isMarkdownFile(file)) continue;
+      for (const use of envUses(model, file)) {
+        if (use.op === 'read' && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, runnerMessage(`$${use.name}`));
+      }
+    }
+    return [...findings.values()];
+  },
+});
+
+type Report = (file: string, token: string, loc: Loc, message: string, related?: Related[]) => void;
+
+function definedAt(uses: readonly EnvUse[]): { where: string; related: Related[] } {
+  const first = uses[0];
+  const where = first ? `${first.op === 'set' ? 'set' : 'read'} at ${first.file}:${first.loc.line}` : 'the tests';
+  return { where, related: uses.slice(0, 3).map((use) => ({ file: use.file, line: use.loc.line, column: use.loc.column, message: `${use.op === 'set' ? 'set' : 'read'} here` })) };
+}
+
+function envMessage(name: string, uses: readonly EnvUse[], verb: string): { message: string; related: Related[] } {
+  const { where, related } = definedAt(uses);
+  return {
+    message: `${verb} ${name}, an env var that only the tests and fixtures use (${where}): anyone who sets it gets the path the harness gets. Do not honour it in what ships; ${FIX}, or list it in shipped.allow with a reason.`,
+    related,
+  };
+}
+
+function pathMessage(written: string, path: string): string {
+  const same = written.replace(/^\.\//, '').replace(/\/+$/, '') === path;
+  return `names ${written}${same ? '' : ` (${path})`}, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${FIX}, or list it in shipped.allow with a reason.`;
+}
+
+function runnerMessage(what: string): string {
+  return `branches on test-runner detection (${what}): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.`;
+}
+
+function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: Vocabulary, report: Report): void {
+  for (const { word, index } of identifiers(run.text)) {
+    const uses = vocabulary.env.get(word);
+    if (!uses) continue;
+    const { message, related } = envMessage(word, uses, 'names');
+    report(file, word, subLoc(run.loc, index, word.length), message, related);
+  }
+  const targets = run.where === 'link' ? [{ token: run.text.replace(/[#?].*$/, ''), index: 0 }] : pathTokens(run.text);
+  for (const { token, index } of targets) {
+    if (token === '') continue;
+    const path = testPathOf(model, token, file);
+    if (path !== null) report(file, token, subLoc(run.loc, index, token.length), pathMessage(token, path));
+  }
+  for (const token of vocabulary.tokens) {
+    for (const index of tokenOffsets(run.text, token)) {
+      report(file, token, subLoc(run.loc, index, token.length), `names '${token}', declared test-only in shipped.testTokens: ${FIX}.`);
+    }
+  }
+}
+
+function scriptFindings(model: RepoModel, file: string, facts: FileFacts, vocabulary: Vocabulary, report: Report): void {
+  for (const compare of facts.envCompares) {
+    if (MODE_ENV.has(compare.name) && compare.value === 'test') report(file, compare.name, compare.loc, runnerMessage(`${compare.name} === 'test'`));
+  }
+  for (const probe of facts.testProbes) {
+    if (probe.via === 'typeof') report(file, probe.name, probe.loc, runnerMessage(`typeof ${probe.name}`));
+    else if (probe.via === 'global') report(file, probe.name, probe.loc, runnerMessage(probe.name));
+    else if (RUNNER_ENV.has(probe.name)) report(file, probe.name, probe.loc, runnerMessage(`'${probe.name}' in env`));
+    else {
+      const uses = vocabulary.env.get(probe.name);
+      if (uses) {
+        const { message, related } = envMessage(probe.name, uses, 'reads');
+        report(file, probe.name, probe.loc, message, related);
+      }
+    }
+  }
+  const written = new Set(facts.envWrites.map((write) => `${write.loc.line}:${write.loc.column}`));
+  for (const unit of facts.units) {
+    for (const site of unit.sites) {
+      if (site.kind !== 'env' || written.has(`${site.loc.line}:${site.loc.column}`)) continue;
+      if (RUNNER_ENV.has(site.name)) {
+        report(file, site.name, site.loc, runnerMessage(site.name));
+        continue;
+      }
+      const uses = vocabulary.env.get(site.name);
+      if (uses) {
+        const { message, related } = envMessage(site.name, uses, 'reads');
+        report(file, site.name, site.loc, message, related);
+      }
+    }
+  }
+  for (const literal of facts.strings) {
+    const uses = vocabulary.env.get(literal.value);
+    if (uses) {
+      const { message, related } = envMessage(literal.value, uses, 'names');
+      report(file, literal.value, literal.loc, message, related);
+    } else if (literal.value.includes('/')) {
+      const path = testPathOf(model, literal.value, file);
+      if (path !== null) report(file, literal.value, literal.loc, pathMessage(literal.value, path));
+    }
+  }
+}

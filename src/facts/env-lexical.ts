@@ -1,0 +1,84 @@
+/** An env var named on one line of a shell or Python script, by offset in that line. */
+export interface LineEnvRef {
+  name: string;
+  op: 'set' | 'read';
+  index: number;
+}
+
+const NAME = '[A-Za-z_][A-Za-z0-9_]*';
+// Shell variables are env vars only by convention: upper case, or they are the script's own locals (`$pr`, `$1`).
+const SHELL_NAME = '[A-Z][A-Z0-9_]*';
+const SHELL_READ = new RegExp(`\\$\\{?(${SHELL_NAME})\\b`, 'dg');
+// `X=…` where a word starts: at the line start, after a separator, or after `export`/`env`/`local`/`readonly`.
+const SHELL_SET = new RegExp(`(^|[\\s;&|(\`])((?:export|readonly|local|declare(?:\\s+-\\w+)*|env(?:\\s+-\\S+)*)\\s+)?(${SHELL_NAME})(?==)`, 'dg');
+
+function collect(line: string, re: RegExp, group: number, op: 'set' | 'read', into: LineEnvRef[]): void {
+  for (const match of line.matchAll(re)) {
+    const name = match[group];
+    const span = match.indices?.[group];
+    if (name !== undefined && span) into.push({ name, op, index: span[0] });
+  }
+}
+
+/** Env vars a shell line reads (`$X`, `${X:-d}`) or sets (`X=1 cmd`, `export X=1`, `env X=1 cmd`). */
+export function shellEnvRefs(line: string): LineEnvRef[] {
+  const refs: LineEnvRef[] = [];
+  collect(line, SHELL_READ, 1, 'read', refs);
+  collect(line, SHELL_SET, 3, 'set', refs);
+  return refs.sort((a, b) => a.index - b.index);
+}
+
+const PY_PATTERNS: { re: RegExp; op: 'set' | 'read' }[] = [
+  { re: new RegExp(`(?:\\bos\\.)?\\bgetenv\\(\\s*['"](${NAME})['"]`, 'dg'), op: 'read' },
+  { re: new RegExp(`\\benviron\\.get\\(\\s*['"](${NAME})['"]`, 'dg'), op: 'read' },
+  { re: new RegExp(`\\benviron\\[\\s*['"](${NAME})['"]\\s*\\](?!\\s*=[^=])`, 'dg'), op: 'read' },
+  { re: new RegExp(`['"](${NAME})['"]\\s+(?:not\\s+)?in\\s+(?:os\\.)?environ\\b`, 'dg'), op: 'read' },
+  { re: new RegExp(`\\benviron\\[\\s*['"](${NAME})['"]\\s*\\]\\s*=(?!=)`, 'dg'), op: 'set' },
+  { re: new RegExp(`\\benviron\\.(?:setdefault|pop)\\(\\s*['"](${NAME})['"]`, 'dg'), op: 'set' },
+  { re: new RegExp(`\\bputenv\\(\\s*['"](${NAME})['"]`, 'dg'), op: 'set' },
+];
+
+/** Env vars a Python line reads (`os.environ["X"]`, `os.getenv("X")`) or sets (`os.environ["X"] = …`). */
+export function pythonEnvRefs(line: string): LineEnvRef[] {
+  const refs: LineEnvRef[] = [];
+  for (const { re, op } of PY_PATTERNS) collect(line, re, 1, op, refs);
+  return refs.sort((a, b) => a.index - b.index);
+}
+
+export type ScriptLanguage = 'shell' | 'python' | 'unknown';
+
+const SHELL_EXTENSIONS = /\.(?:sh|bash|zsh|ksh|dash|bats|envrc)$/;
+
+/** The language of a non-TS script, by extension or shebang; `unknown` for an extension-less file without one. */
+export function scriptLanguage(path: string, text: string): ScriptLanguage | null {
+  if (SHELL_EXTENSIONS.test(path) || path.endsWith('/.envrc') || path === '.envrc') return 'shell';
+  if (path.endsWith('.py')) return 'python';
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base.includes('.')) return null;
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+  if (!shebang) return 'unknown';
+  const program = shebang[1]?.endsWith('/env') ? (shebang[2] ?? '') : (shebang[1] ?? '');
+  if (/python/.test(program)) return 'python';
+  if (/(?:^|\/)(?:ba|z|k|da)?sh$/.test(program)) return 'shell';
+  return 'unknown';
+}
+
+const STANDALONE_ASSIGNMENT = new RegExp(`^\\s*(?:local\\s+|readonly\\s+)?(${SHELL_NAME})=\\S*\\s*(?:#.*)?$`);
+/** Quoted strings and command substitutions, which may hold spaces inside one shell word. */
+const WORD_PARTS = /"(?:[^"\\]|\\.)*"|'[^']*'|\$\([^()]*\)|`[^`]*`/g;
+const EXPORTED = new RegExp(`\\b(?:export|declare\\s+-x)\\s+(${SHELL_NAME})\\b`, 'g');
+
+/**
+ * Env refs of a whole shell script, by line: a variable the script assigns on
+ * a line of its own and never exports is its own local, not an env var.
+ */
+export function shellScriptEnvRefs(lines: readonly string[]): LineEnvRef[][] {
+  const assigned = new Set<string>();
+  const exported = new Set<string>();
+  for (const line of lines) {
+    const standalone = STANDALONE_ASSIGNMENT.exec(line.replace(WORD_PARTS, '""'));
+    if (standalone?.[1]) assigned.add(standalone[1]);
+    for (const match of line.matchAll(EXPORTED)) if (match[1]) exported.add(match[1]);
+  }
+  return lines.map((line) => shellEnvRefs(line).filter((ref) => !assigned.has(ref.name) || exported.has(ref.name)));
+}

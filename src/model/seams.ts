@@ -1,0 +1,300 @@
+import { posix } from 'node:path';
+import { PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
+import { isMarkdownFile } from '../parse/markdown.js';
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs } from '../repo/glob.js';
+import type { Loc } from '../types.js';
+import type { RepoModel } from './model.js';
+
+/** Directories whose contents exist only for tests, wherever they sit. */
+export const FIXTURE_DIRS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', 'test-fixtures', '__mocks__']);
+
+/** Env vars a test runner sets: reading one in shipped code is test-runner detection. */
+export const RUNNER_ENV: ReadonlySet<string> = new Set([
+  'VITEST',
+  'VITEST_WORKER_ID',
+  'VITEST_POOL_ID',
+  'VITEST_MODE',
+  'JEST_WORKER_ID',
+  'BUN_TEST',
+  'NODE_TEST_CONTEXT',
+  'MOCHA_WORKER_ID',
+  'AVA_PATH',
+  'PYTEST_CURRENT_TEST',
+  'PLAYWRIGHT_TEST_BASE_URL',
+]);
+
+/** Variables of the platform, the shell and CI: a test that sets one is not defining a seam. */
+const AMBIENT_ENV = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'CI',
+  'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'NO_COLOR', 'FORCE_COLOR', 'COLORTERM', 'EDITOR', 'VISUAL', 'PAGER', 'HOSTNAME', 'DEBUG',
+  'DISPLAY', 'SSH_AUTH_SOCK', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'PYTHONPATH', 'VIRTUAL_ENV',
+]);
+const AMBIENT_PREFIXES = ['LC_', 'XDG_', 'GITHUB_', 'RUNNER_', 'GIT_', 'npm_', 'NPM_', 'CI_', 'BUILDKITE_', 'CIRCLE_', 'GITLAB_', 'TRAVIS_'];
+
+export function isAmbientEnv(name: string): boolean {
+  return AMBIENT_ENV.has(name) || AMBIENT_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+export interface EnvUse {
+  name: string;
+  op: 'set' | 'read';
+  file: string;
+  loc: Loc;
+}
+
+export interface TestAreas {
+  /** Directories that hold only tests and their support (no shipped file). */
+  roots: readonly string[];
+  isTestOnly(file: string): boolean;
+  /** Files and directories inside the test roots and fixture directories (the roots themselves excluded). */
+  paths: ReadonlySet<string>;
+  /** Stub executables (files directly in a `bin/` of a test area), by name. */
+  stubs: ReadonlyMap<string, string>;
+  /** Every directory of the repository, for telling a path that exists from one that does not. */
+  dirs: ReadonlySet<string>;
+}
+
+export interface Vocabulary {
+  areas: TestAreas;
+  /** Env vars set or read only by tests and fixtures → where, sets first. */
+  env: ReadonlyMap<string, readonly EnvUse[]>;
+  /** Words the configuration declares test-only. */
+  tokens: readonly string[];
+}
+
+const areasMemo = new WeakMap<RepoModel, TestAreas>();
+const usesMemo = new WeakMap<RepoModel, Map<string, EnvUse[]>>();
+const vocabularyMemo = new WeakMap<RepoModel, Vocabulary>();
+const shippedMemo = new WeakMap<RepoModel, string[]>();
+
+function ancestors(file: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = posix.dirname(file); dir !== '.' && dir !== ''; dir = posix.dirname(dir)) dirs.push(dir);
+  return dirs;
+}
+
+/**
+ * Where the tests live. A test root is the top-most directory above a test
+ * file that holds no shipped file: `tests/` for `tests/<skill>/case.test.ts`,
+ * nothing for a test colocated with shipped source (only the file itself is
+ * test-only). Fixture directories are test-only wherever they are.
+ */
+export function testAreas(model: RepoModel): TestAreas {
+  const memo = areasMemo.get(model);
+  if (memo) return memo;
+  const testFiles = new Set(model.testFiles());
+  const excluded = compileGlobs(model.config.shipped.exclude);
+  const shippedDirs = new Set(model.matching(model.config.shipped.include).filter((file) => !excluded(file) && !testFiles.has(file)).flatMap(ancestors));
+  const roots = new Set<string>();
+  for (const file of testFiles) {
+    const chain = ancestors(file).reverse();
+    const root = chain.find((dir) => !shippedDirs.has(dir));
+    if (root !== undefined) roots.add(root);
+  }
+  const rootList = [...roots].filter((root) => ![...roots].some((other) => other !== root && root.startsWith(`${other}/`))).sort();
+
+  /** The directory above which a test-only file's path stops being test-only; undefined when it is not test-only. */
+  const areaTop = (file: string): string | null | undefined => {
+    const root = rootList.find((r) => file.startsWith(`${r}/`));
+    if (root !== undefined) return root;
+    const segments = file.split('/');
+    const fixture = segments.slice(0, -1).findIndex((segment) => FIXTURE_DIRS.has(segment));
+    if (fixture !== -1) return fixture === 0 ? '' : segments.slice(0, fixture).join('/');
+    return testFiles.has(file) ? null : undefined;
+  };
+
+  const paths = new Set<string>();
+  const stubs = new Map<string, string>();
+  const testOnly = new Set<string>();
+  const dirs = new Set<string>();
+  for (const file of model.files) {
+    for (const dir of ancestors(file)) dirs.add(dir);
+    const top = areaTop(file);
+    if (top === undefined) continue;
+    testOnly.add(file);
+    paths.add(file);
+    if (top !== null) {
+      for (const dir of ancestors(file)) {
+        if (dir === top) break;
+        paths.add(dir);
+      }
+    }
+    const parent = posix.dirname(file);
+    if (posix.basename(parent) === 'bin' && !stubs.has(posix.basename(file))) stubs.set(posix.basename(file), file);
+  }
+  const areas: TestAreas = { roots: rootList, isTestOnly: (file) => testOnly.has(file), paths, stubs, dirs };
+  areasMemo.set(model, areas);
+  return areas;
+}
+
+/** The shipped artifacts: `shipped.include` minus `shipped.exclude`, never a test-only file. */
+export function shippedFiles(model: RepoModel): string[] {
+  const memo = shippedMemo.get(model);
+  if (memo) return memo;
+  const { include, exclude } = model.config.shipped;
+  const excluded = compileGlobs(exclude);
+  const areas = testAreas(model);
+  const files = include.length === 0 ? [] : model.matching(include).filter((file) => !excluded(file) && !areas.isTestOnly(file));
+  shippedMemo.set(model, files);
+  return files;
+}
+
+/** The text of a file to scan lexically, or null for a binary or unreadable one. */
+export function scanText(model: RepoModel, file: string): string | null {
+  const text = model.text(file);
+  if (text === null || text.slice(0, 8000).includes('\u0000')) return null;
+  return text;
+}
+
+export function linesOf(text: string): string[] {
+  return text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+function lineLoc(line: number, column: number, length: number): Loc {
+  return { line, column, endLine: line, endColumn: column + length };
+}
+
+const YAML_ENV_KEY = /^\s*(?:-\s+)?([A-Z][A-Z0-9_]*)\s*:/d;
+const YAML_ENV_READ = /\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)/dg;
+const DOCKER_ENV = /^\s*(?:ENV|ARG)\s+([A-Za-z_][A-Za-z0-9_]*)/d;
+
+/**
+ * Where a file sets or reads env vars: TS/JS from its facts (a write is not
+ * also a read), shell and Python scripts and extension-less stubs lexically,
+ * shell code blocks in Markdown, and the places CI and package scripts set
+ * them (`package.json` scripts, YAML `env:` keys, Dockerfiles, `.env` files).
+ */
+export function envUses(model: RepoModel, file: string): EnvUse[] {
+  let memo = usesMemo.get(model);
+  if (!memo) {
+    memo = new Map();
+    usesMemo.set(model, memo);
+  }
+  const cached = memo.get(file);
+  if (cached) return cached;
+  const uses = computeEnvUses(model, file);
+  memo.set(file, uses);
+  return uses;
+}
+
+function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
+  const uses: EnvUse[] = [];
+  if (isScriptFile(file)) {
+    const facts = model.facts(file);
+    if (!facts) return uses;
+    const written = new Set(facts.envWrites.map((write) => `${write.loc.line}:${write.loc.column}`));
+    for (const write of facts.envWrites) uses.push({ name: write.name, op: 'set', file, loc: write.loc });
+    for (const unit of facts.units) {
+      for (const site of unit.sites) {
+        if (site.kind === 'env' && !written.has(`${site.loc.line}:${site.loc.column}`)) uses.push({ name: site.name, op: 'read', file, loc: site.loc });
+      }
+    }
+    for (const probe of facts.testProbes) if (probe.via === 'env-in') uses.push({ name: probe.name, op: 'read', file, loc: probe.loc });
+    return uses;
+  }
+  if (isMarkdownFile(file)) {
+    for (const fence of model.markdownFacts(file)?.fences ?? []) for (const ref of fence.env) uses.push({ ...ref, file });
+    return uses;
+  }
+  if (!hasLexicalEnv(file)) return uses;
+  const text = scanText(model, file);
+  return text === null ? uses : lexicalEnvUses(file, text);
+}
+
+function kindOf(file: string): { yaml: boolean; dockerfile: boolean; packageJson: boolean; language: ScriptLanguage | null } {
+  const base = posix.basename(file);
+  const yaml = /\.ya?ml$/.test(base);
+  const dockerfile = /^Dockerfile|\.dockerfile$/i.test(base);
+  const dotenv = base === '.env' || base.startsWith('.env.') || base.endsWith('.env');
+  const packageJson = base === 'package.json';
+  return { yaml, dockerfile, packageJson, language: packageJson || yaml || dockerfile || dotenv ? 'shell' : scriptLanguage(file, '') };
+}
+
+/** Whether env vars in this (non-TS, non-Markdown) file are read lexically. */
+export function hasLexicalEnv(file: string): boolean {
+  return kindOf(file).language !== null;
+}
+
+/** Env uses of a shell or Python script, a stub, or a CI, package or container file, from its text. */
+export function lexicalEnvUses(file: string, text: string): EnvUse[] {
+  const uses: EnvUse[] = [];
+  const { yaml, dockerfile, packageJson, language } = kindOf(file);
+  if (language === null) return uses;
+  const effective = language === 'unknown' ? (scriptLanguage(file, text) ?? 'unknown') : language;
+  const lines = linesOf(text);
+  const shellRefs = effective === 'python' ? [] : shellScriptEnvRefs(yaml || packageJson || dockerfile ? lines.map((line) => line.replace(/["']/g, ' ')) : lines);
+  lines.forEach((line, index) => {
+    const lineNo = index + 1;
+    const refs = effective === 'shell' ? (shellRefs[index] ?? []) : effective === 'python' ? pythonEnvRefs(line) : [...(shellRefs[index] ?? []), ...pythonEnvRefs(line)];
+    for (const ref of refs) uses.push({ name: ref.name, op: ref.op, file, loc: lineLoc(lineNo, ref.index + 1, ref.name.length) });
+    if (yaml) {
+      const key = YAML_ENV_KEY.exec(line);
+      const span = key?.indices?.[1];
+      if (key?.[1] && span) uses.push({ name: key[1], op: 'set', file, loc: lineLoc(lineNo, span[0] + 1, key[1].length) });
+      for (const match of line.matchAll(YAML_ENV_READ)) {
+        const at = match.indices?.[1];
+        if (match[1] && at) uses.push({ name: match[1], op: 'read', file, loc: lineLoc(lineNo, at[0] + 1, match[1].length) });
+      }
+    }
+    if (dockerfile) {
+      const match = DOCKER_ENV.exec(line);
+      const at = match?.indices?.[1];
+      if (match?.[1] && at) uses.push({ name: match[1], op: 'set', file, loc: lineLoc(lineNo, at[0] + 1, match[1].length) });
+    }
+  });
+  return uses;
+}
+
+function compareUses(a: EnvUse, b: EnvUse): number {
+  return (a.op === b.op ? 0 : a.op === 'set' ? -1 : 1) || a.file.localeCompare(b.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
+}
+
+/** Whether a file is shipped code (not prose): its env reads make a variable part of the product. */
+function isCode(file: string): boolean {
+  return isScriptFile(file) || (!isMarkdownFile(file) && scriptLanguage(file, '') !== null);
+}
+
+/** A stand-in the harness configures: a file under a fixture directory or in a `bin/` of a test area. */
+export function isStub(model: RepoModel, file: string): boolean {
+  if (!testAreas(model).isTestOnly(file) || isMarkdownFile(file)) return false;
+  const dirs = posix.dirname(file).split('/');
+  return dirs.some((dir) => FIXTURE_DIRS.has(dir)) || dirs.at(-1) === 'bin';
+}
+
+/**
+ * The test-seam vocabulary of this repository, derived from it: env vars that
+ * only tests and fixtures set or read, and the configured test-only words.
+ * An env var shipped code also reads is part of the product (a knob the tests
+ * turn), unless a stub reads it: then it is the stub's channel, and shipped
+ * code that listens on it is the carve-out. Paths and stubs come from `testAreas`.
+ */
+export function testVocabulary(model: RepoModel): Vocabulary {
+  const memo = vocabularyMemo.get(model);
+  if (memo) return memo;
+  const areas = testAreas(model);
+  const productEnv = new Set<string>();
+  for (const file of shippedFiles(model)) {
+    if (isCode(file)) for (const use of envUses(model, file)) productEnv.add(use.name);
+  }
+  for (const file of model.files) {
+    if (!isStub(model, file)) continue;
+    for (const use of envUses(model, file)) if (use.op === 'read') productEnv.delete(use.name);
+  }
+  const excluded = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
+  const env = new Map<string, EnvUse[]>();
+  for (const file of model.files) {
+    if (!areas.isTestOnly(file)) continue;
+    for (const use of envUses(model, file)) {
+      if (productEnv.has(use.name) || excluded.has(use.name) || isAmbientEnv(use.name)) continue;
+      const list = env.get(use.name);
+      if (list) list.push(use);
+      else env.set(use.name, [use]);
+    }
+  }
+  for (const list of env.values()) list.sort(compareUses);
+  const vocabulary: Vocabulary = { areas, env, tokens: model.config.shipped.testTokens };
+  vocabularyMemo.set(model, vocabulary);
+  return vocabulary;
+}

@@ -1,0 +1,157 @@
+import { posix } from 'node:path';
+import type { FenceFact } from '../facts/types.js';
+import { isMarkdownFile } from '../parse/markdown.js';
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs, isDynamicGlob } from '../repo/glob.js';
+import type { Loc } from '../types.js';
+import type { RepoModel } from './model.js';
+import { FIXTURE_DIRS, linesOf, scanText, testAreas } from './seams.js';
+
+export type RunWhere = 'text' | 'code' | 'fence' | 'link' | 'front-matter' | 'line';
+
+/** A run of text to scan for names, with what it is part of. */
+export interface ScanRun {
+  text: string;
+  loc: Loc;
+  where: RunWhere;
+  fence?: FenceFact;
+}
+
+/**
+ * A Markdown or plain-text file as runs of text on one line each: Markdown
+ * from its facts (prose, code spans, code block lines, link targets, front
+ * matter), any other text file line by line. Null for scripts, which are
+ * checked through their facts, and for binary or unreadable files.
+ */
+export function textRuns(model: RepoModel, file: string): ScanRun[] | null {
+  if (isScriptFile(file)) return null;
+  if (isMarkdownFile(file)) {
+    const facts = model.markdownFacts(file);
+    if (!facts) return null;
+    const runs: ScanRun[] = [];
+    for (const run of facts.frontMatter?.lines ?? []) runs.push({ ...run, where: 'front-matter' });
+    for (const run of facts.text) runs.push({ ...run, where: 'text' });
+    for (const run of facts.code) runs.push({ ...run, where: 'code' });
+    for (const link of facts.links) runs.push({ text: link.target, loc: link.loc, where: 'link' });
+    for (const fence of facts.fences) for (const run of fence.lines) runs.push({ ...run, where: 'fence', fence });
+    return runs.sort((a, b) => a.loc.line - b.loc.line || a.loc.column - b.loc.column);
+  }
+  const text = scanText(model, file);
+  if (text === null) return null;
+  return linesOf(text).flatMap((line, index) => (line.trim() === '' ? [] : [{ text: line, loc: { line: index + 1, column: 1, endLine: index + 1, endColumn: line.length + 1 }, where: 'line' as const }]));
+}
+
+/** A fenced block marked as an example by an info-string word, or in a file configured as examples only. */
+export function isIllustrative(model: RepoModel, file: string, fence: FenceFact): boolean {
+  const markers = model.config.shipped.illustrative;
+  const globs = markers.filter((marker) => marker.includes('/') || isDynamicGlob(marker));
+  if (globs.length > 0 && compileGlobs(globs)(file)) return true;
+  const words = fence.info.split(/[\s{}.,=]+/).filter(Boolean);
+  return words.some((word) => markers.includes(word));
+}
+
+export function subLoc(run: Loc, index: number, length: number): Loc {
+  return { line: run.line, column: run.column + index, endLine: run.line, endColumn: run.column + index + length };
+}
+
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+/** Identifier-like words with their offsets: what an env var or export name is matched against. */
+export function identifiers(text: string): { word: string; index: number }[] {
+  return [...text.matchAll(IDENTIFIER)].map((match) => ({ word: match[0], index: match.index }));
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const tokenPatterns = new Map<string, RegExp>();
+
+/**
+ * Offsets of a configured token in `text`: whole words only (an identifier
+ * never matches inside a longer one), case-insensitive for a phrase.
+ */
+export function tokenOffsets(text: string, token: string): number[] {
+  let pattern = tokenPatterns.get(token);
+  if (!pattern) {
+    const phrase = /\s/.test(token);
+    const body = phrase ? escape(token).replace(/\s+/g, '\\s+') : escape(token);
+    pattern = new RegExp(`(?<![\\w-])${body}(?![\\w-])`, phrase ? 'gi' : 'g');
+    tokenPatterns.set(token, pattern);
+  }
+  return [...text.matchAll(pattern)].map((match) => match.index);
+}
+
+const PATH_TOKEN = /(?:\.{1,2}\/)+[\w@.+*-]+(?:\/[\w@.+*-]+)*\/?|[\w@.+*-]+(?:\/[\w@.+*-]+)+\/?/g;
+
+/**
+ * Tokens of `text` shaped like a relative path (`a/b`, `./a`, `../a/b.md`).
+ * Absolute paths, home paths, `$VAR/…` and URLs are not repository paths,
+ * and trailing sentence punctuation is dropped.
+ */
+export function pathTokens(text: string): { token: string; index: number }[] {
+  const tokens: { token: string; index: number }[] = [];
+  for (const match of text.matchAll(PATH_TOKEN)) {
+    const before = text[match.index - 1] ?? '';
+    if (/[/~$:\w.@-]/.test(before) || (before === '{' && text[match.index - 2] === '$')) continue;
+    const token = match[0].replace(/[.]+$/, '');
+    if (token.includes('/') || token.startsWith('.')) tokens.push({ token, index: match.index });
+  }
+  return tokens;
+}
+
+/** Where a relative path written in `fromFile` may point: from the repository root, and from the file's directory. */
+export function pathCandidates(token: string, fromFile: string): string[] {
+  const clean = token.replace(/\/+$/, '');
+  const candidates: string[] = [];
+  const add = (path: string): void => {
+    const normal = posix.normalize(path);
+    if (normal === '.' || normal === '..' || normal.startsWith('../') || candidates.includes(normal)) return;
+    candidates.push(normal);
+  };
+  if (clean.startsWith('/')) {
+    add(clean.slice(1));
+    return candidates;
+  }
+  if (!clean.startsWith('./') && !clean.startsWith('../')) add(clean);
+  add(posix.join(posix.dirname(fromFile), clean));
+  return candidates;
+}
+
+/** A file or directory of the repository, or a glob that matches a file. */
+export function pathExists(model: RepoModel, path: string): boolean {
+  if (model.fileSet.has(path) || testAreas(model).dirs.has(path)) return true;
+  return isDynamicGlob(path) && model.matching([path]).length > 0;
+}
+
+/** `shipped.allow` lets this token through in this file. */
+export function isAllowed(model: RepoModel, token: string, file: string): boolean {
+  return model.config.shipped.allow.some((entry) => entry.token === token && (entry.files === undefined || compileGlobs(entry.files)(file)));
+}
+
+/**
+ * The test-only path a token names, or null: a file or directory inside a
+ * test root or fixture directory (from the root or the file's directory), or
+ * a trailing part of one that names a fixture directory or a `bin/<stub>`
+ * (`fixtures/bin/gh`), unless that part exists outside the tests too.
+ */
+export function testPathOf(model: RepoModel, token: string, fromFile: string): string | null {
+  const areas = testAreas(model);
+  const clean = token.replace(/\/+$/, '');
+  if (isDynamicGlob(clean)) {
+    const matches = model.matching([clean.replace(/^\.\//, '')]);
+    return matches.length > 0 && matches.every((file) => areas.isTestOnly(file)) ? clean : null;
+  }
+  const candidates = pathCandidates(clean, fromFile);
+  const inside = candidates.find((candidate) => areas.paths.has(candidate));
+  if (inside !== undefined) return inside;
+  if (candidates.some((candidate) => pathExists(model, candidate))) return null;
+  const segments = clean.replace(/^(?:\.{1,2}\/)+/, '').split('/');
+  if (segments.length < 2) return null;
+  const last = segments.at(-1) ?? '';
+  const marked = segments.some((segment) => FIXTURE_DIRS.has(segment)) || (segments.at(-2) === 'bin' && areas.stubs.has(last));
+  if (!marked) return null;
+  const suffix = `/${segments.join('/')}`;
+  for (const path of areas.paths) if (path.endsWith(suffix)) return path;
+  return null;
+}

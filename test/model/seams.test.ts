@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/check.js';
+import { shippedFiles, testAreas, testVocabulary } from '../../src/model/seams.js';
+import { testPathOf } from '../../src/model/text-scan.js';
+import { makeGitRepo } from '../support/repo.js';
+
+async function model(files: Record<string, string>) {
+  return (await buildModel({ cwd: makeGitRepo(files), cache: false })).model;
+}
+
+const CATALOG = {
+  'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts', 'src/**/*.test.ts'] }, shipped: { include: ['skills/**/SKILL.md', 'src/**/*.ts', 'skills/*/scripts/*'] } }),
+  'skills/review/SKILL.md': '# Review\n',
+  'skills/review/scripts/collect.sh': '#!/bin/sh\ngit diff "$REVIEW_BASE"\n',
+  'src/review.ts': 'export const model = process.env.REVIEW_MODEL ?? "sonnet";\n',
+  'src/review.test.ts': 'import { test } from "vitest";\ntest("x", () => {});\n',
+  'tests/review/cases/review.test.ts': `import { spawnSync } from 'node:child_process';
+spawnSync('review', [], { env: { ...process.env, REVIEW_FIXTURE: 'x', REVIEW_MODEL: 'haiku', REVIEW_BASE: 'main', PATH: 'bin', ANTHROPIC_API_KEY: 'k' } });
+`,
+  'tests/review/fixtures/bin/git': '#!/usr/bin/env bash\ncat "$REVIEW_FIXTURE/change.diff"\n[ -n "$REVIEW_BASE" ] && echo "$HOME"\n',
+  'tests/review/fixtures/bin/gh': 'import os\nprint(os.environ.get("REVIEW_GH_LOG"))\n',
+  'tests/review/fixtures/specimens/small/change.diff': '+ a\n',
+  'scripts/run-battery.sh': '#!/bin/sh\nREVIEW_BATTERY=1 vitest run\n',
+};
+
+describe('test areas', () => {
+  it('roots the tests at the top-most directory without shipped files; a colocated test is test-only alone', async () => {
+    const m = await model(CATALOG);
+    const areas = testAreas(m);
+    expect(areas.roots).toEqual(['tests']);
+    expect(areas.isTestOnly('src/review.test.ts')).toBe(true);
+    expect(areas.isTestOnly('src/review.ts')).toBe(false);
+    expect(areas.isTestOnly('tests/review/fixtures/bin/git')).toBe(true);
+    expect(areas.paths.has('tests/review/fixtures/bin')).toBe(true);
+    expect(areas.paths.has('tests')).toBe(false);
+    expect(areas.paths.has('src')).toBe(false);
+    expect([...areas.stubs.keys()]).toEqual(['gh', 'git']);
+    expect(shippedFiles(m)).toEqual(['skills/review/SKILL.md', 'skills/review/scripts/collect.sh', 'src/review.ts']);
+  });
+
+  it('matches test paths from the root, from the file, and by a fixture or bin/<stub> tail', async () => {
+    const m = await model(CATALOG);
+    expect(testPathOf(m, 'tests/review/fixtures/specimens/small', 'skills/review/SKILL.md')).toBe('tests/review/fixtures/specimens/small');
+    expect(testPathOf(m, '../../tests/review/cases/review.test.ts', 'skills/review/SKILL.md')).toBe('tests/review/cases/review.test.ts');
+    expect(testPathOf(m, 'fixtures/bin/git', 'skills/review/SKILL.md')).toBe('tests/review/fixtures/bin/git');
+    expect(testPathOf(m, 'bin/gh', 'skills/review/SKILL.md')).toBe('tests/review/fixtures/bin/gh');
+    expect(testPathOf(m, 'src/review.ts', 'skills/review/SKILL.md')).toBeNull();
+    expect(testPathOf(m, 'tests/', 'skills/review/SKILL.md')).toBeNull();
+    expect(testPathOf(m, 'review/cases', 'skills/review/SKILL.md')).toBeNull();
+  });
+});
+
+describe('the test-seam vocabulary', () => {
+  it('holds env vars only tests and stubs use, in any language, with where the tests set them first', async () => {
+    const vocabulary = testVocabulary(await model(CATALOG));
+    expect([...vocabulary.env.keys()].sort()).toEqual(['REVIEW_BASE', 'REVIEW_FIXTURE', 'REVIEW_GH_LOG']);
+    expect(vocabulary.env.get('REVIEW_FIXTURE')?.map((use) => `${use.op} ${use.file}:${use.loc.line}:${use.loc.column}`)).toEqual([
+      'set tests/review/cases/review.test.ts:2:50',
+      'read tests/review/fixtures/bin/git:2:7',
+    ]);
+  });
+
+  it('leaves out what shipped code reads (a product knob), unless a stub reads it too, and platform vars and API keys', async () => {
+    const vocabulary = testVocabulary(await model(CATALOG));
+    // REVIEW_MODEL: the tests turn a knob src/review.ts reads. REVIEW_BASE: collect.sh ships, but the git stub reads it too.
+    expect(vocabulary.env.has('REVIEW_MODEL')).toBe(false);
+    expect(vocabulary.env.has('REVIEW_BASE')).toBe(true);
+    expect(vocabulary.env.has('PATH')).toBe(false);
+    expect(vocabulary.env.has('HOME')).toBe(false);
+    expect(vocabulary.env.has('ANTHROPIC_API_KEY')).toBe(false);
+    // scripts/ neither ships nor is a test area.
+    expect(vocabulary.env.has('REVIEW_BATTERY')).toBe(false);
+  });
+});

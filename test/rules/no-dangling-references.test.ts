@@ -1,0 +1,173 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { describe, expect, it } from 'vitest';
+import { check } from '../../src/check.js';
+import { fixtureRepo } from '../support/overlay.js';
+import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
+
+/** Every finding under every rule, so that a case proves it breaks exactly one thing. */
+async function findings(dir: string, base?: string, rules?: string[]): Promise<string[]> {
+  const result = await check({ cwd: dir, cache: false, ...(base !== undefined && { base }), ...(rules && { rules }) });
+  return result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId === 'no-dangling-references' ? '' : `[${f.ruleId}] `}${f.message}`);
+}
+
+type Config = { shipped?: Record<string, unknown>; removed?: Record<string, unknown>[] } & Record<string, unknown>;
+
+function configure(dir: string, change: (config: Config) => Config): void {
+  const path = join(dir, 'tripwire.config.json');
+  writeFileSync(path, JSON.stringify(change(parse(readFileSync(path, 'utf8')))));
+}
+
+/** The good catalog committed on main, then a feature branch. */
+function catalogOnBranch(): string {
+  const dir = fixtureRepo('shipped/good');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'catalog');
+  git(dir, 'checkout', '-q', '-b', 'feature');
+  return dir;
+}
+
+function commit(dir: string, message: string): void {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+}
+
+const SKILL = 'skills/checking-merge-readiness/SKILL.md';
+
+describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => {
+  it('finds nothing in the good catalog: links, anchors and helper paths exist, history and the config may name removed tokens', async () => {
+    expect(await findings(fixtureRepo('shipped/good'))).toEqual([]);
+  });
+
+  it('reports a link to a deleted reference file', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/deleted-reference'))).toEqual([
+      `${SKILL}:38:16 names references/outcomes.md, which does not exist: a reader told to use it finds nothing. Fix the path or remove the reference.`,
+    ]);
+  });
+
+  it('reports an anchor to a renamed heading, with the heading it became', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/renamed-heading'))).toEqual([
+      `${SKILL}:36:43 links to #severity-levels in skills/checking-merge-readiness/references/grading.md, which has no such heading (did you mean #severity-tiers?): the heading was renamed or removed. Update the anchor.`,
+    ]);
+  });
+
+  it("reports a removed mechanism's token left in a completion-criteria list, quoting why it was removed", async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/removed-token-in-criteria'))).toEqual([
+      `${SKILL}:57:72 'stipulated by the harness' belongs to the removed mechanism 'harness-stipulation': No claim that the data was already fetched substitutes for fetching it; the skill always fetches, and degrades when it cannot. This reference outlived it; delete it, or list this file in the entry's allow globs.`,
+    ]);
+  });
+
+  it('lets a removed token stay where the entry allows it', async () => {
+    const dir = fixtureRepo('shipped/good', 'shipped/bad/removed-token-in-criteria');
+    configure(dir, (config) => ({ ...config, removed: (config.removed ?? []).map((entry) => ({ ...entry, allow: ['skills/*/SKILL.md'] })) }));
+    expect(await findings(dir)).toEqual([]);
+  });
+
+  it('reports a stub that reads an env var whose case is gone', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/stub-reads-unset-env'))).toEqual([
+      'tests/checking-merge-readiness/fixtures/bin/gh:25:43 this stub reads CMR_ALLOW_MERGE, but nothing else in the repository sets or names it any more: the case that set it is gone. Remove the read and the behaviour behind it, or restore the case.',
+    ]);
+  });
+
+  it('reports a runner that sets a variable of the stubs family that nothing reads', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/runner-sets-unread-env'))).toEqual([
+      'tests/checking-merge-readiness/cases/merge-digest.test.ts:12:106 sets CMR_TRACE_DIR for the stubs, but no stub or other file reads it any more: the seam it configured is gone. Remove the assignment.',
+    ]);
+  });
+
+  it('checks the paths of a fenced example once it is no longer marked illustrative', async () => {
+    const dir = fixtureRepo('shipped/good');
+    configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, illustrative: ['illustrative'] } }));
+    expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(' ')))).toEqual([`${SKILL}:51:1`, `${SKILL}:52:1`]);
+  });
+
+  it('leaves slashed words that are not repository paths alone', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**/SKILL.md'] } }),
+      'src/app.ts': 'export const app = 1;\n',
+      'skills/ship/SKILL.md': [
+        '# Ship',
+        '',
+        'Push to `origin/main` for `owner/repo`, send `application/json`, compare with `HEAD~1`, read `~/.config/gh/hosts.yml`,',
+        'run `/usr/bin/env node`, see <https://example.com/a/b> and [the docs](https://docs.example.com/x/y), use `Bash(git diff:*)`,',
+        'write `src/<name>.ts` or `{skill}/SKILL.md`, and use `$HOME/bin/tool` and/or `${XDG_CONFIG_HOME}/gh`. Edit `src/app.ts`.',
+        '',
+        '```diff',
+        '--- a/src/removed.ts',
+        '+++ b/src/added.ts',
+        '```',
+        '',
+      ].join('\n'),
+    });
+    expect(await findings(dir)).toEqual([]);
+  });
+
+  it('reports configuration globs that match nothing', async () => {
+    const dir = fixtureRepo('shipped/good');
+    configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, exclude: ['skills/legacy/**'], allow: [{ token: 'X', files: ['skills/gone/SKILL.md'], reason: 'r' }] } }));
+    expect((await findings(dir)).map((line) => line.replace(/^(\S+) glob '([^']+)' matches no file.*?: ([^.]*)\..*$/, '$1 $2: $3'))).toEqual([
+      'tripwire.config.json:1:190 skills/legacy/**: it excludes nothing from the shipped artifacts',
+      'tripwire.config.json:1:241 skills/gone/SKILL.md: the exception it scopes applies nowhere',
+    ]);
+  });
+});
+
+describe('no-dangling-references --base: what the diff removed, still named', () => {
+  it('reports a doc that still names a helper the diff deleted, at the surviving reference (real commits)', async () => {
+    const dir = catalogOnBranch();
+    rmSync(join(dir, 'skills/checking-merge-readiness/scripts/fetch-pr.sh'));
+    commit(dir, 'drop the fetch helper');
+    const lines = await findings(dir, 'main');
+    const base = git(dir, 'merge-base', 'main', 'HEAD').trim().slice(0, 12);
+    expect(lines).toEqual([`${SKILL}:28:2 names scripts/fetch-pr.sh (skills/checking-merge-readiness/scripts/fetch-pr.sh), which the diff since ${base} deleted: update or remove the reference.`]);
+    // Without --base the same reference is still dangling, for a plainer reason.
+    expect(await findings(dir)).toEqual([`${SKILL}:28:2 names scripts/fetch-pr.sh, which does not exist: a reader told to use it finds nothing. Fix the path or remove the reference.`]);
+  });
+
+  it('reports a renamed helper at its reference, naming the new path', async () => {
+    const dir = catalogOnBranch();
+    git(dir, 'mv', 'skills/checking-merge-readiness/scripts/summarize.py', 'skills/checking-merge-readiness/scripts/summarise.py');
+    commit(dir, 'rename');
+    const lines = await findings(dir, 'main');
+    expect(lines.map((line) => line.replace(/since \w+/, 'since BASE'))).toEqual([
+      `${SKILL}:37:24 names scripts/summarize.py (skills/checking-merge-readiness/scripts/summarize.py), which the diff since BASE renamed to skills/checking-merge-readiness/scripts/summarise.py: update the reference.`,
+    ]);
+  });
+
+  it('reports a removed export, a removed CLI flag and an env var nothing reads any more, where they are still named', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['docs/**/*.md', 'src/**/*.ts'] } }),
+      'src/cli.ts': `import { parseArgs } from 'node:util';\nimport { digest } from './digest.js';\nconst { values } = parseArgs({ options: { pr: { type: 'string' }, json: { type: 'boolean' } } });\nconsole.log(digest(values.pr ?? ''), values.json, process.env.DIGEST_TRACE);\n`,
+      'src/digest.ts': `export function digest(pr: string) {\n  return pr;\n}\nexport function legacyDigest(pr: string) {\n  return pr;\n}\n`,
+      'src/report.ts': `import { legacyDigest } from './digest.js';\nexport const report = legacyDigest('1');\n`,
+      'docs/usage.md': '# Usage\n\nRun `digest --pr 7 --json`, or call `legacyDigest()`.\nSet `DIGEST_TRACE=1` to trace.\n',
+      'test/cli.test.ts': `import { test } from 'vitest';\ntest('x', () => {\n  process.env.DIGEST_TRACE = '1';\n});\n`,
+    });
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFiles(dir, {
+      'src/cli.ts': `import { parseArgs } from 'node:util';\nimport { digest } from './digest.js';\nconst { values } = parseArgs({ options: { pr: { type: 'string' } } });\nconsole.log(digest(values.pr ?? ''));\n`,
+      'src/digest.ts': `export function digest(pr: string) {\n  return pr;\n}\n`,
+    });
+    commit(dir, 'simplify the cli');
+    // no-test-carve-outs also reports docs/usage.md:4: only a test names DIGEST_TRACE now.
+    const lines = (await findings(dir, 'main', ['no-dangling-references'])).map((line) => line.replace(/since \w+/, 'since BASE'));
+    expect(lines).toEqual([
+      'docs/usage.md:3:20 names --json, which the diff since BASE removed from the option list in src/cli.ts: the CLI rejects it now. Update or remove the reference.',
+      'docs/usage.md:3:38 names legacyDigest, which the diff since BASE removed from src/digest.ts; nothing exports it now. Update or remove the reference.',
+      'docs/usage.md:4:6 names DIGEST_TRACE, which nothing reads any more: the diff since BASE removed its last read (src/cli.ts:4 at the base). Remove this leftover.',
+      'src/report.ts:1:1 imports legacyDigest from ./digest.js, which the diff since BASE removed from src/digest.ts: update the import.',
+      'test/cli.test.ts:3:15 names DIGEST_TRACE, which nothing reads any more: the diff since BASE removed its last read (src/cli.ts:4 at the base). Remove this leftover.',
+    ]);
+  });
+
+  it('is reported by the CLI with --base, and exits 2 when the base is missing', () => {
+    const dir = catalogOnBranch();
+    rmSync(join(dir, 'skills/checking-merge-readiness/references/outcomes.md'));
+    commit(dir, 'drop outcomes');
+    const run = runCli(['check', '--base', 'main', '--rule', 'no-dangling-references', '--no-cache'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${SKILL}\n  38:16  error  names references/outcomes.md (skills/checking-merge-readiness/references/outcomes.md), which the diff since`);
+    expect(runCli(['check', '--base', 'origin/gone'], dir).code).toBe(2);
+  });
+});

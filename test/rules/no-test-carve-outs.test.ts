@@ -1,0 +1,124 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { describe, expect, it } from 'vitest';
+import { check } from '../../src/check.js';
+import { fixtureRepo } from '../support/overlay.js';
+import { makeGitRepo, writeFiles } from '../support/repo.js';
+
+/** Every finding under every rule, so that a case proves it breaks exactly one thing. */
+async function findings(dir: string): Promise<string[]> {
+  const result = await check({ cwd: dir, cache: false });
+  return result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId === 'no-test-carve-outs' ? '' : `[${f.ruleId}] `}${f.message}`);
+}
+
+type Config = { shipped?: Record<string, unknown> } & Record<string, unknown>;
+
+function configure(dir: string, change: (config: Config) => Config): void {
+  const path = join(dir, 'tripwire.config.json');
+  writeFileSync(path, JSON.stringify(change(parse(readFileSync(path, 'utf8')))));
+}
+
+const SEAM = 'put the seam in the test environment (a stub first on PATH, a fixture) instead';
+
+describe('no-test-carve-outs on fixtures/shipped (a skills catalog)', () => {
+  it('finds nothing in the good catalog under every rule: the real gh named, a product knob the tests turn, an illustrative example', async () => {
+    const result = await check({ cwd: fixtureRepo('shipped/good'), cache: false });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('reports a SKILL.md that honours the fixture env var, naming where the tests set it', async () => {
+    const result = await check({ cwd: fixtureRepo('shipped/good', 'shipped/bad/fixture-env-in-skill'), cache: false });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.ruleId}`)).toEqual(['skills/checking-merge-readiness/SKILL.md:31:5-16 no-test-carve-outs']);
+    expect(result.findings[0]?.message).toBe(
+      `names CMR_FIXTURE, an env var that only the tests and fixtures use (set at tests/checking-merge-readiness/cases/merge-digest.test.ts:12): anyone who sets it gets the path the harness gets. Do not honour it in what ships; ${SEAM}, or list it in shipped.allow with a reason.`,
+    );
+    expect(result.findings[0]?.related).toEqual([
+      { file: 'tests/checking-merge-readiness/cases/merge-digest.test.ts', line: 12, column: 64, message: 'set here' },
+      { file: 'tests/checking-merge-readiness/fixtures/bin/gh', line: 21, column: 32, message: 'read here' },
+    ]);
+  });
+
+  it('reports a SKILL.md that points at a fixture path under tests/', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/fixture-path-in-skill'))).toEqual([
+      `skills/checking-merge-readiness/SKILL.md:37:10 names tests/checking-merge-readiness/fixtures/specimens/green-pr/forge.json, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
+    ]);
+  });
+
+  it('reports shipped source that branches on NODE_ENV === test', async () => {
+    expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/runner-branch-in-source'))).toEqual([
+      "src/digest.ts:14:19 branches on test-runner detection (NODE_ENV === 'test'): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.",
+    ]);
+  });
+
+  it('scans a shipped shell helper lexically for the fixture env var', async () => {
+    const lines = await findings(fixtureRepo('shipped/good', 'shipped/bad/fixture-env-in-helper'));
+    expect(lines.map((line) => line.slice(0, line.indexOf(' ')))).toEqual(['skills/checking-merge-readiness/scripts/fetch-pr.sh:6:12', 'skills/checking-merge-readiness/scripts/fetch-pr.sh:6:42']);
+  });
+
+  it('lets an allow-listed token through, only in the files the entry names', async () => {
+    const dir = fixtureRepo('shipped/good', 'shipped/bad/fixture-env-in-skill');
+    configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, allow: [{ token: 'CMR_FIXTURE', files: ['skills/other/**'], reason: 'documents the battery' }] } }));
+    // The entry's glob matches no file, which no-dangling-references reports too.
+    expect((await findings(dir)).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'skills/checking-merge-readiness/SKILL.md:31:5 names CMR_FIXTURE,',
+      'tripwire.config.json:1:220 [no-dangling-references] glob',
+    ]);
+    configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, allow: [{ token: 'CMR_FIXTURE', files: ['skills/checking-merge-readiness/SKILL.md'], reason: 'documents the battery' }] } }));
+    expect(await findings(dir)).toEqual([]);
+  });
+
+  it('reports a configured test-only phrase in a shipped template', async () => {
+    const dir = fixtureRepo('shipped/good');
+    configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, testTokens: ['battery mode'] } }));
+    writeFiles(dir, { 'skills/drafting-release-notes/templates/notes.tmpl': '## {{version}}\n\nIn Battery Mode, skip the owner review.\n' });
+    expect(await findings(dir)).toEqual([`skills/drafting-release-notes/templates/notes.tmpl:3:4 names 'battery mode', declared test-only in shipped.testTokens: ${SEAM}.`]);
+  });
+});
+
+describe('no-test-carve-outs: test-runner detection in shipped source', () => {
+  const repo = (source: string): string =>
+    makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'test/a.test.ts': 'import { test } from "vitest";\ntest("a", () => {});\n',
+      'src/a.ts': source,
+    });
+
+  it('reports runner env vars, typeof probes, runner globals and in-checks', async () => {
+    const lines = await findings(
+      repo(`export const a = process.env.VITEST ? 1 : 2;
+export const b = typeof describe !== 'undefined';
+export const c = globalThis.__vitest_worker__ !== undefined;
+export const d = 'JEST_WORKER_ID' in process.env;
+export const e = import.meta.env.MODE === 'test';
+`),
+    );
+    expect(lines.map((line) => line.slice(0, line.indexOf(' ')))).toEqual(['src/a.ts:1:18', 'src/a.ts:2:18', 'src/a.ts:3:18', 'src/a.ts:4:18', 'src/a.ts:5:18']);
+    expect(lines.map((line) => /\(([^)]*)\)/.exec(line)?.[1])).toEqual(['VITEST', 'typeof describe', '__vitest_worker__', "'JEST_WORKER_ID' in env", "MODE === 'test'"]);
+  });
+
+  it('reports a shipped shell helper that reads a runner variable', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['bin/*'] } }),
+      'test/a.test.ts': 'import { test } from "vitest";\ntest("a", () => {});\n',
+      'bin/release': '#!/bin/sh\nif [ -n "${VITEST:-}" ]; then exit 0; fi\nnpm publish\n',
+    });
+    expect(await findings(dir)).toEqual([
+      'bin/release:2:12 branches on test-runner detection ($VITEST): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.',
+    ]);
+  });
+
+  it('allows an in-source test block and an unrelated NODE_ENV check', async () => {
+    expect(
+      await findings(
+        repo(`export const add = (a: number, b: number) => a + b;
+export const dev = process.env.NODE_ENV !== 'production';
+if (import.meta.vitest) {
+  const { it, expect } = import.meta.vitest;
+  it('adds', () => expect(add(1, 2)).toBe(3));
+}
+`),
+      ),
+    ).toEqual([]);
+  });
+});
