@@ -131,7 +131,10 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   if (options.updateBaseline === true) baselineWritten = writeBaseline(model, findings, baselineFile);
   else if (options.baseline !== false) known = applyBaseline(model, findings, baselineFile);
   const affected = options.staged === true && model.diff ? known.kept.filter(affectedBy(model, model.diff.changes)) : known.kept;
-  const reported = filterPaths(options.updateBaseline === true ? [] : affected, options.paths, options.cwd, root).sort(compareFindings);
+  // With --staged the staged change already narrows what is reported; the file list a hook
+  // tool passes (lint-staged) would hide a test that a staged helper broke.
+  const paths = options.staged === true ? undefined : options.paths;
+  const reported = filterPaths(options.updateBaseline === true ? [] : affected, paths, options.cwd, root).sort(compareFindings);
   const errors = reported.filter((f) => f.severity === 'error').length;
   return {
     findings: reported,

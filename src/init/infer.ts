@@ -1,0 +1,259 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuleId } from '../../rules/ids.js';
+import { configSchema, type ConfigInput } from '../config/schema.js';
+import { SCHEMA_ID } from '../config/write-schema.js';
+import { openFactCache, type FactCache } from '../facts/cache.js';
+import type { CachedFacts } from '../facts/types.js';
+import { FACTS_VERSION, RepoModel } from '../model/model.js';
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs } from '../repo/glob.js';
+import { PACKAGE_NAME, VERSION } from '../version.js';
+import { coverFiles, rootsOf } from './globs.js';
+import { inferIds, type ShapeStats } from './ids.js';
+import { escapeGlob, inferMaps, type MapRefOut } from './maps.js';
+import { inferPaid } from './paid.js';
+import { detectTests, RUNNER_LABELS, type TestLayout } from './runners.js';
+import { scanRepository, type RepoScan } from './scan.js';
+import { inferShipped } from './shipped.js';
+
+/** One line of what `init` inferred: the config key, its value, and why. */
+export interface Inferred {
+  key: string;
+  value: string;
+  why: string[];
+  /** Things the user should look at: a free test that reaches a paid call, a guess. */
+  warnings: string[];
+}
+
+export interface Inference {
+  config: ConfigInput;
+  items: Inferred[];
+}
+
+export interface InferOptions {
+  root: string;
+  cache?: boolean;
+}
+
+/** Reads the repository, never runs it, and proposes a configuration with the reasons for each key. */
+export async function inferConfig({ root, cache = true }: InferOptions): Promise<Inference> {
+  const scan = await scanRepository(root);
+  const items: Inferred[] = [];
+  const facts = openFactCache<CachedFacts>({ root, version: `${VERSION}-f${FACTS_VERSION}`, enabled: cache });
+  // Which runner a test file uses is what it imports, read from the same facts check reads (not from its text, where an import can sit in a string).
+  const base = modelFor(scan, {}, facts);
+  const layout = detectTests(scan, (file) => base.facts(file)?.imports.map((fact) => fact.specifier) ?? []);
+  items.push(runnerItem(layout));
+
+  const include = proposeInclude(scan, layout);
+  items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: include.warnings });
+
+  // Every test counted as free: the paid-call rule then reports exactly the test files that reach a paid call.
+  const model = modelFor(scan, { tests: { include: layout.testFiles.map(escapeGlob), paid: [] } }, facts);
+  const maps = await inferMaps(model, root, layout.testFiles);
+  const paid = inferPaid(model, layout, maps.namedTests);
+  items.push(paidItem(paid));
+
+  const ids = inferIds(model, paid.files, maps.keys, maps.tierWords);
+  const config: ConfigInput = { $schema: schemaLocation(root) };
+  const selfGate = [...ids.selfGate.env.map((e) => ({ env: e.name })), ...ids.selfGate.shapes.map((s) => ({ call: s.shape.call, arg: s.shape.arg }))];
+  const testsConfig = {
+    // No test file found: the schema's default include stays, rather than an empty list that matches nothing.
+    ...(include.globs.length > 0 && { include: include.globs }),
+    ...(paid.globs.length > 0 && { paid: paid.globs }),
+    ...(ids.ids.length > 0 && { ids: ids.ids.map((s) => s.shape) }),
+    ...(selfGate.length > 0 && { selfGate }),
+  };
+  if (Object.keys(testsConfig).length > 0) config.tests = testsConfig;
+
+  if (maps.touchfiles.length > 0) {
+    const mapsConfig: NonNullable<ConfigInput['maps']> = {
+      touchfiles: maps.touchfiles.length === 1 && maps.touchfiles[0] ? refOf(maps.touchfiles[0].ref) : maps.touchfiles.map((map) => refOf(map.ref)),
+    };
+    if (maps.tiers) mapsConfig.tiers = { ...refOf(maps.tiers.ref), values: maps.tiers.values, ...(maps.tiers.covers && { covers: maps.tiers.covers }) };
+    if (maps.globals) mapsConfig.globals = { ...refOf(maps.globals.ref), ...(maps.globals.require.length > 0 && { require: maps.globals.require }) };
+    if (maps.generated.length > 0) mapsConfig.generated = maps.generated;
+    config.maps = mapsConfig;
+  }
+  const off = rulesWithoutMaps(maps, paid.files.length);
+  if (off.length > 0) config.rules = Object.fromEntries(off.map((rule) => [rule.id, 'off']));
+  items.push(...mapItems(maps));
+  if (off.length > 0) items.push({ key: 'rules', value: off.map((rule) => `${rule.id}: off`).join(', '), why: off.map((rule) => `${rule.id}: ${rule.why}`), warnings: [] });
+  items.push(idsItem(ids.ids, maps.keys.size, paid.files.length), gateItem(ids.selfGate));
+
+  const shipped = inferShipped(scan, include.globs);
+  if (shipped.include.length > 0) config.shipped = { include: shipped.include, ...(shipped.exclude.length > 0 && { exclude: shipped.exclude }) };
+  items.push({ key: 'shipped.include', value: shipped.include.join(', ') || '(none found)', why: shipped.why.length > 0 ? shipped.why : ['no SKILL.md, no prompt folder, no package.json files in the repository'], warnings: shipped.skipped });
+
+  facts.save();
+  // What the written file will hold must load: a config init wrote and check rejects is init's bug, caught here.
+  configSchema.parse(config);
+  return { config, items: items.filter((item) => item.value !== '') };
+}
+
+/**
+ * The map rules report a missing map as an error, and rightly so once a
+ * harness selects its paid tests from a diff; a repository that has no such
+ * map yet gets those rules switched off in the file, visibly, not a wall of
+ * "configure it" errors.
+ */
+function rulesWithoutMaps(maps: Awaited<ReturnType<typeof inferMaps>>, paidFiles: number): { id: RuleId; why: string }[] {
+  if (paidFiles === 0) return [];
+  const missing = 'add the map and configure it under maps, then remove this line';
+  if (maps.touchfiles.length === 0) {
+    return [
+      { id: 'touchfiles-cover-paid-tests', why: `no touchfile map found (${missing})` },
+      { id: 'tiers-cover-paid-tests', why: 'no touchfile map, so no tier map to compare with it' },
+      { id: 'global-touchfiles-present', why: 'no touchfile map, so no global touchfile list' },
+    ];
+  }
+  const off: { id: RuleId; why: string }[] = [];
+  if (!maps.tiers) off.push({ id: 'tiers-cover-paid-tests', why: `no tier map found (${missing})` });
+  if (!maps.globals) off.push({ id: 'global-touchfiles-present', why: `no global touchfile list found (${missing})` });
+  return off;
+}
+
+function modelFor(scan: RepoScan, input: ConfigInput, cache: FactCache<CachedFacts>): RepoModel {
+  return new RepoModel({ root: scan.root, config: configSchema.parse(input), configFile: null, files: scan.files, cache });
+}
+
+/** The installed package's schema when there is one (offline, and the version that validates), else the published one. */
+function schemaLocation(root: string): string {
+  const local = `./node_modules/${PACKAGE_NAME}/schema.json`;
+  return existsSync(join(root, local)) ? local : SCHEMA_ID;
+}
+
+function refOf(ref: MapRefOut): { file: string; export?: string; path?: string } {
+  return { file: ref.file, ...(ref.export !== undefined && { export: ref.export }), ...(ref.path !== undefined && { path: ref.path }) };
+}
+
+function runnerItem(layout: TestLayout): Inferred {
+  if (layout.runners.length === 0) {
+    return { key: 'test runner', value: 'none recognized', why: ['no vitest, jest, bun:test, node:test or mocha in package.json, config files or test imports'], warnings: [] };
+  }
+  return {
+    key: 'test runner',
+    value: layout.runners.map((r) => RUNNER_LABELS[r.runner]).join(', '),
+    why: layout.runners.map((r) => `${RUNNER_LABELS[r.runner]}: ${r.evidence.join('; ')}`),
+    warnings: [],
+  };
+}
+
+function proposeInclude(scan: RepoScan, layout: TestLayout): { globs: string[]; why: string; warnings: string[] } {
+  const tests = layout.testFiles;
+  if (tests.length === 0) return { globs: [], why: 'no test file found: the default applies', warnings: ['no test files found; set tests.include by hand'] };
+  const scripts = scan.files.filter(isScriptFile);
+  const testSet = new Set(tests);
+  const roots = rootsOf(tests).map((root) => (root === '.' ? 'the root' : `${root}/`));
+  const summary = `${tests.length} test ${tests.length === 1 ? 'file' : 'files'} under ${roots.join(', ')}`;
+  const [only] = layout.sets;
+  if (layout.sets.length === 1 && only?.include) {
+    const included = compileGlobs(only.include);
+    const removing = only.exclude.filter((glob) => scripts.some((file) => included(file) && compileGlobs([glob])(file)));
+    const own = [...only.include, ...removing.map((glob) => `!${glob}`)];
+    const matches = compileGlobs(own);
+    const same = scripts.every((file) => matches(file) === testSet.has(file));
+    if (same) return { globs: own, why: `${only.source}: ${summary}`, warnings: [] };
+  }
+  const globs = coverFiles(tests, scripts.filter((file) => !testSet.has(file)));
+  const sources = [...new Set(layout.sets.map((set) => set.source))].join('; ');
+  return { globs, why: `${sources || 'common test file names'}: ${summary}`, warnings: [] };
+}
+
+function paidItem(paid: ReturnType<typeof inferPaid>): Inferred {
+  const why: string[] = [];
+  const byReason = new Map<string, string[]>();
+  for (const [file, reason] of paid.why) {
+    const key = reason.startsWith('reaches a paid call') ? 'reaches a paid call' : reason;
+    byReason.set(key, [...(byReason.get(key) ?? []), file]);
+  }
+  for (const [reason, files] of byReason) {
+    if (reason === 'reaches a paid call') {
+      for (const file of files.slice(0, 5)) why.push(`${file} reaches a paid call: ${paid.reaching.get(file) ?? ''}`);
+      if (files.length > 5) why.push(`and ${files.length - 5} more files that reach a paid call`);
+    } else {
+      why.push(`${files.length} ${files.length === 1 ? 'file' : 'files'}: ${reason}`);
+    }
+  }
+  const reachingPaid = [...paid.reaching.keys()].filter((file) => paid.why.has(file) && !paid.why.get(file)?.startsWith('reaches'));
+  if (reachingPaid.length > 0) why.push(`${reachingPaid.length} of them ${reachingPaid.length === 1 ? 'reaches' : 'reach'} a paid call, e.g. ${reachingPaid[0] ?? ''}: ${paid.reaching.get(reachingPaid[0] ?? '') ?? ''}`);
+  const shown = paid.leftFree.slice(0, 5);
+  const warnings = [
+    ...shown.map((free) => `${free.file} stays free: ${free.why}. tripwire check reports it; if it is an eval, add it to tests.paid.`),
+    ...(paid.leftFree.length > shown.length ? [`and ${paid.leftFree.length - shown.length} more free test files that \`npm test\` runs and that reach a paid call: tripwire check lists them`] : []),
+    ...paid.doubtful.map((file) => `${file} is paid only because it reaches a paid call, outside every eval folder: if it is meant to be free, remove it from tests.paid and tripwire check shows the chain.`),
+  ];
+  if (paid.files.length === 0) return { key: 'tests.paid', value: '(none)', why: ['no test file reaches a paid call, and nothing marks one as paid'], warnings };
+  return { key: 'tests.paid', value: paid.globs.join(', '), why, warnings };
+}
+
+function mapItems(maps: Awaited<ReturnType<typeof inferMaps>>): Inferred[] {
+  if (maps.touchfiles.length === 0) {
+    return [{ key: 'maps', value: '(none)', why: ['no exported object of glob lists names a test file'], warnings: capped(maps.skipped, 'more maps whose globs name no test file') }];
+  }
+  const items: Inferred[] = [
+    {
+      key: 'maps.touchfiles',
+      value: maps.touchfiles.map((map) => `${map.ref.file} ${map.ref.export ?? map.ref.path ?? ''}`.trim()).join(', '),
+      why: maps.touchfiles.map((map) => `${map.label}: ${map.keys.length} ids → glob lists${map.files.length > 1 ? `, read through ${map.files.filter((file) => file !== map.ref.file).join(', ')}` : ''}${map.unevaluable > 0 ? `; ${map.unevaluable} entries cannot be evaluated statically (tripwire check reports them)` : ''}`),
+      warnings: capped(maps.skipped, 'more maps whose globs name no test file'),
+    },
+  ];
+  if (maps.tiers) {
+    const tiers = maps.tiers;
+    items.push({
+      key: 'maps.tiers',
+      value: `${tiers.ref.file} ${tiers.ref.export ?? tiers.ref.path ?? ''}`.trim(),
+      why: [`${tiers.label}: ${tiers.keys} ids → ${tiers.values.join(' | ')}; ${tiers.overlap} of its keys are touchfile keys${tiers.covers ? `; it covers ${tiers.covers.join(', ')} only (the other maps share none of its keys)` : ''}`],
+      warnings: [],
+    });
+  }
+  if (maps.globals) {
+    const globals = maps.globals;
+    items.push({
+      key: 'maps.globals',
+      value: `${globals.ref.file} ${globals.ref.export ?? globals.ref.path ?? ''}`.trim(),
+      why: [`${globals.label}: a list of paths${globals.namesMapFile ? ' that names the map file' : ''}${globals.require.length > 0 ? `; require: ${globals.require.join(', ')} (the files it names today, so that dropping one is reported)` : ''}`],
+      warnings: globals.namesMapFile ? [] : [`${globals.label} does not name the map file: tripwire check reports it (a change to the map would select nothing)`],
+    });
+  }
+  if (maps.generated.length > 0) items.push({ key: 'maps.generated', value: maps.generated.join(', '), why: ['touchfile globs that match no file but that git ignores: built before the tests run'], warnings: [] });
+  return items;
+}
+
+function capped(lines: readonly string[], more: string): string[] {
+  return lines.length <= 5 ? [...lines] : [...lines.slice(0, 5), `and ${lines.length - 5} ${more}`];
+}
+
+function describeShape(stats: ShapeStats): string {
+  const { call, arg, property } = stats.shape;
+  return `${call}(${arg === 0 ? '' : `${'_, '.repeat(arg)}`}${property === undefined ? 'id' : `{ ${property}: id }`})`;
+}
+
+function idsItem(ids: readonly ShapeStats[], keys: number, paidFiles: number): Inferred {
+  if (keys === 0) return { key: 'tests.ids', value: '', why: [], warnings: [] };
+  if (ids.length === 0) {
+    return { key: 'tests.ids', value: '(none)', why: [`no call in the ${paidFiles} paid files passes a touchfile key as a literal`], warnings: ['set tests.ids by hand: tripwire check reports each paid file without an id'] };
+  }
+  return {
+    key: 'tests.ids',
+    value: ids.map(describeShape).join(', '),
+    why: ids.map((s) => `${describeShape(s)}: ${s.hits} of its ${s.literals} literal ${s.literals === 1 ? 'value is a' : 'values are'} touchfile ${s.hits === 1 ? 'key' : 'keys'}, in ${s.files.size} paid ${s.files.size === 1 ? 'file' : 'files'}`),
+    warnings: [],
+  };
+}
+
+function gateItem(selfGate: ReturnType<typeof inferIds>['selfGate']): Inferred {
+  const parts = [...selfGate.env.map((e) => `env ${e.name}`), ...selfGate.shapes.map((s) => `${s.shape.call}(${'_, '.repeat(s.shape.arg)}tier)`)];
+  if (parts.length === 0) return { key: 'tests.selfGate', value: '', why: [], warnings: [] };
+  return {
+    key: 'tests.selfGate',
+    value: parts.join(', '),
+    why: [
+      ...selfGate.env.map((e) => `process.env.${e.name} is compared with a tier word in ${e.files.size} paid ${e.files.size === 1 ? 'file' : 'files'}`),
+      ...selfGate.shapes.map((s) => `${s.shape.call}() is called with a tier word in ${s.files.size} paid ${s.files.size === 1 ? 'file' : 'files'}`),
+    ],
+    warnings: [],
+  };
+}

@@ -1,0 +1,299 @@
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs } from '../repo/glob.js';
+import { inFixture } from './globs.js';
+import { configLiterals, dataLiterals, stringsOf, type Literal } from './config-literals.js';
+import type { RepoScan } from './scan.js';
+import { runnerInvocations, type RunnerInvocation, type RunnerName } from './scripts.js';
+
+export const RUNNER_LABELS: Record<RunnerName, string> = { vitest: 'vitest', jest: 'jest', bun: 'bun:test', node: 'node:test', mocha: 'mocha' };
+
+const RUNNER_ORDER: readonly RunnerName[] = ['vitest', 'jest', 'bun', 'node', 'mocha'];
+
+const SCRIPT_EXTENSIONS = '{js,jsx,ts,tsx,mjs,cjs,mts,cts}';
+const VITEST_INCLUDE = ['**/*.{test,spec}.?(c|m)[jt]s?(x)'];
+const VITEST_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
+const JEST_MATCH = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
+const BUN_MATCH = [`**/*{.test,_test,.spec,_spec}.${SCRIPT_EXTENSIONS}`];
+const NODE_MATCH = [`**/*{.test,-test,_test}.${SCRIPT_EXTENSIONS}`, `**/test-*.${SCRIPT_EXTENSIONS}`, `**/test.${SCRIPT_EXTENSIONS}`];
+const MOCHA_EXTENSIONS = ['js', 'cjs', 'mjs'];
+
+
+/** The test files one runner picks up under one configuration. */
+export interface RunnerSet {
+  runner: RunnerName;
+  /** The config file the set comes from; null for the runner's defaults. */
+  config: string | null;
+  files: string[];
+  /** The user's own include globs (config file or script), when they are plain globs; null for defaults. */
+  include: string[] | null;
+  exclude: string[];
+  /** Where the file set comes from, for the report. */
+  source: string;
+}
+
+export interface RunnerEvidence {
+  runner: RunnerName;
+  evidence: string[];
+}
+
+export interface TestLayout {
+  runners: RunnerEvidence[];
+  sets: RunnerSet[];
+  /** Every test file any detected runner picks up. */
+  testFiles: string[];
+  /** What `npm test` runs (the free run), when its runner invocation can be read; null otherwise. */
+  freeRun: { files: Set<string>; how: string } | null;
+  /** The other scripts that run tests, with the files each runs. */
+  scriptRuns: { script: string; files: Set<string> }[];
+}
+
+/** The module specifiers a file imports (from its facts), for runner evidence. */
+export type ImportsOf = (file: string) => readonly string[];
+
+export function detectTests(scan: RepoScan, importsOf: ImportsOf): TestLayout {
+  const scripts = scan.scripts;
+  const invocations = Object.keys(scripts).flatMap((name) => runnerInvocations(scripts, name, new Set()));
+  const imports = importEvidence(scan, importsOf);
+  const runners: RunnerEvidence[] = [];
+  const sets: RunnerSet[] = [];
+  for (const runner of RUNNER_ORDER) {
+    const evidence = runnerEvidence(scan, runner, invocations, imports.get(runner) ?? 0);
+    if (evidence.length === 0) continue;
+    runners.push({ runner, evidence });
+    sets.push(...runnerSets(scan, runner, invocations.filter((invocation) => invocation.runner === runner)));
+  }
+  const testFiles = [...new Set(sets.flatMap((set) => set.files))].sort();
+
+  const testInvocations = runnerInvocations(scripts, 'test', new Set());
+  let freeRun: TestLayout['freeRun'] = null;
+  if (testInvocations.length > 0) {
+    const files = new Set<string>();
+    for (const invocation of testInvocations) for (const file of runFiles(scan, sets, invocation)) files.add(file);
+    freeRun = { files, how: describeInvocations(testInvocations, scripts.test ?? '') };
+  }
+  const scriptRuns = Object.keys(scripts)
+    .filter((name) => name !== 'test')
+    .map((script) => ({ script, files: new Set(runnerInvocations(scripts, script, new Set()).flatMap((invocation) => runFiles(scan, sets, invocation))) }))
+    .filter((run) => run.files.size > 0);
+  return { runners, sets, testFiles, freeRun, scriptRuns };
+}
+
+function describeInvocations(invocations: readonly RunnerInvocation[], text: string): string {
+  return `\`npm test\` (${text.length > 80 ? `${text.slice(0, 77)}...` : text})${invocations.length > 1 ? ` runs ${invocations.length} test commands` : ''}`;
+}
+
+// ---- evidence
+
+function importEvidence(scan: RepoScan, importsOf: ImportsOf): Map<RunnerName, number> {
+  const counts = new Map<RunnerName, number>();
+  const candidate = compileGlobs([...VITEST_INCLUDE, ...JEST_MATCH, ...BUN_MATCH, ...NODE_MATCH]);
+  const runnerOf = new Map<string, RunnerName>([['vitest', 'vitest'], ['@jest/globals', 'jest'], ['bun:test', 'bun'], ['node:test', 'node'], ['mocha', 'mocha']]);
+  for (const file of scan.files) {
+    if (!isScriptFile(file) || !candidate(file) || inFixture(file)) continue;
+    const seen = new Set<RunnerName>();
+    for (const specifier of importsOf(file)) {
+      const runner = runnerOf.get(specifier);
+      if (runner !== undefined) seen.add(runner);
+    }
+    for (const runner of seen) counts.set(runner, (counts.get(runner) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function runnerEvidence(scan: RepoScan, runner: RunnerName, invocations: readonly RunnerInvocation[], importers: number): string[] {
+  const evidence: string[] = [];
+  const dependency = { vitest: 'vitest', jest: 'jest', mocha: 'mocha', bun: null, node: null }[runner];
+  if (dependency !== null && scan.dependencies.has(dependency)) evidence.push(`package.json depends on ${dependency}`);
+  const configs = configFiles(scan, runner);
+  if (configs.length > 0) evidence.push(configs.join(', '));
+  if (runner === 'jest' && scan.packageJson?.jest !== undefined) evidence.push('package.json "jest"');
+  if (runner === 'mocha' && scan.packageJson?.mocha !== undefined) evidence.push('package.json "mocha"');
+  const scripts = [...new Set(invocations.filter((invocation) => invocation.runner === runner).map((invocation) => invocation.script))];
+  if (scripts.length > 0) evidence.push(`${scripts.length === 1 ? 'script' : 'scripts'} ${scripts.map((script) => `\`${script}\``).join(', ')}`);
+  if (importers > 0) evidence.push(`${importers} test ${importers === 1 ? 'file imports' : 'files import'} '${{ vitest: 'vitest', jest: '@jest/globals', bun: 'bun:test', node: 'node:test', mocha: 'mocha' }[runner]}'`);
+  return evidence;
+}
+
+function configFiles(scan: RepoScan, runner: RunnerName): string[] {
+  const pattern = {
+    vitest: /^vite(?:st)?(?:\.[\w-]+)*\.config\.[cm]?[jt]s$/,
+    jest: /^jest(?:\.[\w-]+)*\.config\.(?:[cm]?[jt]s|json)$/,
+    mocha: /^\.mocharc\.(?:[cm]?js|jsonc?|ya?ml)$/,
+    bun: /^bunfig\.toml$/,
+    node: null,
+  }[runner];
+  if (pattern === null) return [];
+  return scan.files.filter((file) => {
+    if (!pattern.test(file)) return false;
+    if (runner === 'bun') return /^\s*\[test\]/m.test(scan.text(file) ?? '');
+    // A vite config configures tests only when it has a `test` block.
+    if (file.startsWith('vite.')) return /\btest\s*:/.test(scan.text(file) ?? '');
+    return true;
+  });
+}
+
+// ---- file sets per runner
+
+function runnerSets(scan: RepoScan, runner: RunnerName, invocations: readonly RunnerInvocation[]): RunnerSet[] {
+  switch (runner) {
+    case 'vitest':
+      return vitestSets(scan);
+    case 'jest':
+      return jestSets(scan);
+    case 'bun':
+      return [bunSet(scan)];
+    case 'node':
+      return [nodeSet(scan, invocations)];
+    case 'mocha':
+      return mochaSets(scan, invocations);
+  }
+}
+
+function scriptFiles(scan: RepoScan, include: readonly string[], exclude: readonly string[]): string[] {
+  const included = compileGlobs([...include]);
+  const excluded = compileGlobs(['**/node_modules/**', ...exclude]);
+  return scan.files.filter((file) => isScriptFile(file) && included(file) && !excluded(file));
+}
+
+function vitestSets(scan: RepoScan): RunnerSet[] {
+  const sets: RunnerSet[] = [];
+  // vitest.config.* wins over vite.config.*, as in vitest itself.
+  const configs = configFiles(scan, 'vitest').sort((a, b) => Number(a.startsWith('vite.')) - Number(b.startsWith('vite.')));
+  for (const config of configs) {
+    const literals = configLiterals(config, scan.text(config) ?? '', ['include', 'exclude', 'dir'], 'test');
+    const include = stringsOf(literals.get('include'));
+    const exclude = stringsOf(literals.get('exclude'));
+    const dir = stringsOf(literals.get('dir'))?.[0]?.replace(/^\.\//, '').replace(/\/$/, '');
+    const scoped = (globs: readonly string[]): string[] => (dir === undefined || dir === '' ? [...globs] : globs.map((glob) => `${dir}/${glob}`));
+    const includeGlobs = scoped(include ?? VITEST_INCLUDE);
+    const excludeGlobs = exclude ?? VITEST_EXCLUDE;
+    sets.push({
+      runner: 'vitest',
+      config,
+      files: scriptFiles(scan, includeGlobs, excludeGlobs),
+      include: include === null ? null : includeGlobs,
+      exclude: exclude ?? [],
+      source: include === null ? `vitest's default pattern${exclude === null ? '' : `, minus ${config} test.exclude`}` : `${config} test.include${exclude === null ? '' : ' and test.exclude'}`,
+    });
+  }
+  if (sets.length === 0) sets.push({ runner: 'vitest', config: null, files: scriptFiles(scan, VITEST_INCLUDE, VITEST_EXCLUDE), include: null, exclude: [], source: "vitest's default pattern" });
+  return sets;
+}
+
+function jestSets(scan: RepoScan): RunnerSet[] {
+  const keys = ['testMatch', 'testRegex', 'roots', 'testPathIgnorePatterns'];
+  const sources: { config: string | null; literals: Map<string, Literal>; label: string }[] = configFiles(scan, 'jest').map((config) => ({
+    config,
+    literals: configLiterals(config, scan.text(config) ?? '', keys),
+    label: config,
+  }));
+  if (scan.packageJson?.jest !== undefined) sources.push({ config: 'package.json', literals: dataLiterals(scan.packageJson, keys, 'jest'), label: 'package.json "jest"' });
+  if (sources.length === 0) sources.push({ config: null, literals: new Map(), label: "jest's default testMatch" });
+  return sources.map(({ config, literals, label }) => {
+    const rootDir = (path: string): string => path.replace(/^<rootDir>\/?/, '').replace(/^\.\//, '').replace(/\/$/, '');
+    const roots = (stringsOf(literals.get('roots')) ?? ['<rootDir>']).map(rootDir);
+    const testMatch = stringsOf(literals.get('testMatch'));
+    const testRegex = regexes(stringsOf(literals.get('testRegex')) ?? []);
+    const ignore = regexes(stringsOf(literals.get('testPathIgnorePatterns')) ?? ['/node_modules/']);
+    const globs = (testMatch ?? (testRegex.length > 0 ? [] : JEST_MATCH)).map(rootDir);
+    const matches = compileGlobs(globs);
+    const underRoot = (file: string): boolean => roots.some((root) => root === '' || file.startsWith(`${root}/`));
+    const files = scan.files.filter((file) => {
+      if (!isScriptFile(file) || !underRoot(file) || file.includes('node_modules/')) return false;
+      const absolute = `/${file}`;
+      if (ignore.some((regex) => regex.test(absolute))) return false;
+      return testMatch !== null || testRegex.length === 0 ? matches(file) : testRegex.some((regex) => regex.test(absolute));
+    });
+    const plain = testMatch !== null && roots.every((root) => root === '') && ignore.length <= 1;
+    return { runner: 'jest', config, files, include: plain ? globs : null, exclude: [], source: testMatch === null && testRegex.length === 0 ? `jest's default testMatch${config === null ? '' : ` (${label} sets no testMatch)`}` : `${label} ${testMatch !== null ? 'testMatch' : 'testRegex'}` } satisfies RunnerSet;
+  });
+}
+
+function regexes(sources: readonly string[]): RegExp[] {
+  const out: RegExp[] = [];
+  for (const source of sources) {
+    try {
+      out.push(new RegExp(source.replace(/<rootDir>/g, '')));
+    } catch {
+      // An invalid pattern matches nothing in jest either (it throws at startup).
+    }
+  }
+  return out;
+}
+
+function bunSet(scan: RepoScan): RunnerSet {
+  const bunfig = configFiles(scan, 'bun')[0];
+  const root = bunfig === undefined ? undefined : /^\s*root\s*=\s*["']([^"']+)["']/m.exec(scan.text(bunfig) ?? '')?.[1]?.replace(/^\.\//, '').replace(/\/$/, '');
+  const globs = root === undefined || root === '' || root === '.' ? BUN_MATCH : BUN_MATCH.map((glob) => `${root}/${glob}`);
+  return { runner: 'bun', config: bunfig ?? null, files: scriptFiles(scan, globs, []).filter((file) => !inFixture(file)), include: null, exclude: [], source: root === undefined ? "bun test's default pattern" : `bun test's default pattern under ${bunfig ?? ''} root` };
+}
+
+/** Node's runner takes globs (or directories, searched with its naming patterns); none means its naming patterns everywhere. */
+function nodeSet(scan: RepoScan, invocations: readonly RunnerInvocation[]): RunnerSet {
+  const globs = invocations.flatMap((invocation) => invocation.positionals).flatMap((arg) => specGlobs(scan, arg, NODE_MATCH.map((glob) => glob.replace(/^\*\*\//, '')), true));
+  const include = globs.length > 0 ? globs : NODE_MATCH;
+  return { runner: 'node', config: null, files: scriptFiles(scan, include, []).filter((file) => globs.length > 0 || !inFixture(file)), include: globs.length > 0 ? globs : null, exclude: [], source: globs.length > 0 ? `the arguments of \`node --test\` in ${[...new Set(invocations.map((i) => `\`${i.script}\``))].join(', ')}` : "node --test's default patterns" };
+}
+
+function mochaSets(scan: RepoScan, invocations: readonly RunnerInvocation[]): RunnerSet[] {
+  const rc = configFiles(scan, 'mocha')[0];
+  const keys = ['spec', 'extension', 'recursive', 'ignore', 'exclude'];
+  const literals = rc !== undefined ? configLiterals(rc, scan.text(rc) ?? '', keys) : scan.packageJson?.mocha !== undefined ? dataLiterals(scan.packageJson, keys, 'mocha') : new Map<string, Literal>();
+  const label = rc ?? (scan.packageJson?.mocha !== undefined ? 'package.json "mocha"' : null);
+  const fromRc = { spec: stringsOf(literals.get('spec')), extension: stringsOf(literals.get('extension')), recursive: literals.get('recursive'), ignore: [...(stringsOf(literals.get('ignore')) ?? []), ...(stringsOf(literals.get('exclude')) ?? [])] };
+  const build = (invocation: RunnerInvocation | null): RunnerSet => {
+    const extensions = [...MOCHA_EXTENSIONS, ...(fromRc.extension ?? []), ...(invocation?.options.get('extension') ?? [])].map((ext) => ext.replace(/^\./, ''));
+    const recursive = invocation?.flags.has('recursive') === true || (fromRc.recursive?.kind === 'bool' && fromRc.recursive.value);
+    const specs = invocation !== null && invocation.positionals.length > 0 ? invocation.positionals : (invocation?.options.get('spec') ?? fromRc.spec ?? ['./test']);
+    const names = [`*.{${[...new Set(extensions)].join(',')}}`];
+    const include = specs.flatMap((spec) => specGlobs(scan, spec, names, recursive));
+    const exclude = [...fromRc.ignore, ...(invocation?.options.get('ignore') ?? []), ...(invocation?.options.get('exclude') ?? [])].map((glob) => glob.replace(/^\.\//, ''));
+    const where = invocation !== null ? `\`${invocation.script}\`` : (label ?? "mocha's default spec (./test)");
+    return { runner: 'mocha', config: label, files: scriptFiles(scan, include, exclude), include, exclude, source: `the mocha spec of ${where}` };
+  };
+  const sets = invocations.map(build);
+  return sets.length > 0 ? sets : [build(null)];
+}
+
+/** A spec argument as globs: a glob stays, a directory becomes `dir/<name>` (recursive or not), a file stays. */
+function specGlobs(scan: RepoScan, spec: string, names: readonly string[], recursive: boolean): string[] {
+  const clean = spec.replace(/^\.\//, '').replace(/\/$/, '');
+  if (clean === '' || clean === '.') return names.map((name) => (recursive ? `**/${name}` : name));
+  if (scan.isDirectory(clean)) return names.map((name) => (recursive ? `${clean}/**/${name}` : `${clean}/${name}`));
+  return [clean];
+}
+
+// ---- what one script runs
+
+/** The files a runner invocation runs: its configuration's set narrowed by the script's filters and excludes. */
+export function runFiles(scan: RepoScan, sets: readonly RunnerSet[], invocation: RunnerInvocation): string[] {
+  const { runner, positionals, options } = invocation;
+  const ofRunner = sets.filter((set) => set.runner === runner);
+  const configOption = (options.get('config') ?? options.get('c') ?? [])[0]?.replace(/^\.\//, '');
+  const base = ofRunner.find((set) => configOption !== undefined && set.config === configOption) ?? ofRunner[0];
+  if (base === undefined) return [];
+  if (runner === 'mocha' || runner === 'node') {
+    // Their positionals are the file set itself, already read into the set of that invocation.
+    const own = runner === 'mocha' ? mochaSets(scan, [invocation])[0] : nodeSet(scan, [invocation]);
+    return own?.files ?? [];
+  }
+  let files = base.files;
+  const dir = options.get('dir')?.[0]?.replace(/^\.\//, '').replace(/\/$/, '');
+  if (dir !== undefined) files = files.filter((file) => file.startsWith(`${dir}/`));
+  if (runner === 'jest') {
+    const patterns = regexes([...positionals, ...(options.get('testPathPattern') ?? []), ...(options.get('testPathPatterns') ?? [])]);
+    if (patterns.length > 0) files = files.filter((file) => patterns.some((regex) => regex.test(`/${file}`)));
+    const ignore = regexes(options.get('testPathIgnorePatterns') ?? []);
+    if (ignore.length > 0) files = files.filter((file) => !ignore.some((regex) => regex.test(`/${file}`)));
+    return files;
+  }
+  // vitest and bun: a positional is a filter, matched as a substring of the path.
+  const filters = positionals.map((filter) => filter.replace(/^\.\//, ''));
+  if (filters.length > 0) files = files.filter((file) => filters.some((filter) => file.includes(filter)));
+  const exclude = [...(options.get('exclude') ?? []), ...(options.get('path-ignore-patterns') ?? [])].map((glob) => glob.replace(/^\.\//, ''));
+  if (exclude.length > 0) {
+    const excluded = compileGlobs(exclude);
+    files = files.filter((file) => !excluded(file));
+  }
+  return files;
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { discoverFiles } from '../repo/files.js';
+import { isRecord } from './config-literals.js';
+
+/** What `init` reads once and every detector shares: the file list (as `check` sees it), package.json, file texts. */
+export interface RepoScan {
+  root: string;
+  files: readonly string[];
+  fileSet: ReadonlySet<string>;
+  packageJson: Record<string, unknown> | null;
+  scripts: Record<string, string>;
+  dependencies: Set<string>;
+  text(file: string): string | null;
+  isDirectory(dir: string): boolean;
+}
+
+export async function scanRepository(root: string): Promise<RepoScan> {
+  const { files } = await discoverFiles(root);
+  const texts = new Map<string, string | null>();
+  const text = (file: string): string | null => {
+    if (!texts.has(file)) {
+      let value: string | null = null;
+      try {
+        value = readFileSync(join(root, file), 'utf8');
+      } catch {
+        value = null;
+      }
+      texts.set(file, value);
+    }
+    return texts.get(file) ?? null;
+  };
+  const manifestText = text('package.json');
+  const manifest: unknown = manifestText === null ? null : parse(manifestText, [], { allowTrailingComma: true });
+  const packageJson = isRecord(manifest) ? manifest : null;
+  const scripts: Record<string, string> = {};
+  const rawScripts = packageJson?.scripts;
+  if (isRecord(rawScripts)) {
+    for (const [name, value] of Object.entries(rawScripts)) if (typeof value === 'string') scripts[name] = value;
+  }
+  const dependencies = new Set<string>();
+  for (const key of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+    const deps = packageJson?.[key];
+    if (isRecord(deps)) for (const name of Object.keys(deps)) dependencies.add(name);
+  }
+  const directories = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/');
+    for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
+  }
+  return {
+    root,
+    files,
+    fileSet: new Set(files),
+    packageJson,
+    scripts,
+    dependencies,
+    text,
+    isDirectory: (dir) => directories.has(dir.replace(/^\.\//, '').replace(/\/$/, '')),
+  };
+}

@@ -1,0 +1,201 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { fixtureRepo, installBin } from '../support/fixture-repo.js';
+import { git, writeFiles } from '../support/repo.js';
+
+delete process.env.GIT_DIR;
+delete process.env.GIT_INDEX_FILE;
+delete process.env.GIT_WORK_TREE;
+
+const ACTION_TEXT = readFileSync(join(PACKAGE_ROOT, 'action.yml'), 'utf8');
+const WORKFLOW_TEXT = readFileSync(join(PACKAGE_ROOT, 'examples/github/tripwire.yml'), 'utf8');
+
+type Yaml = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Yaml {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown, what: string): Yaml {
+  if (!isRecord(value)) throw new Error(`${what} is not a mapping`);
+  return value;
+}
+
+function list(value: unknown, what: string): Yaml[] {
+  if (!Array.isArray(value) || !value.every(isRecord)) throw new Error(`${what} is not a list of mappings`);
+  return value.filter(isRecord);
+}
+
+const action = record(parse(ACTION_TEXT), 'action.yml');
+const workflow = record(parse(WORKFLOW_TEXT), 'the example workflow');
+const actionSteps = list(record(action.runs, 'runs').steps, 'runs.steps');
+const [checkStep] = actionSteps;
+
+describe('action.yml, the composite action', () => {
+  it('declares a name, a description, and the inputs config, base and format', () => {
+    expect(typeof action.name).toBe('string');
+    expect(typeof action.description).toBe('string');
+    const inputs = record(action.inputs, 'inputs');
+    for (const name of ['config', 'base', 'format', 'sarif-file', 'working-directory']) {
+      const input = record(inputs[name], `inputs.${name}`);
+      expect(typeof input.description, name).toBe('string');
+      expect(input.required, name).toBe(false);
+    }
+    expect(record(inputs.format, 'format').default).toBe('github');
+    expect(Object.keys(record(action.outputs, 'outputs')).sort()).toEqual(['exit-code', 'sarif-file']);
+  });
+
+  it('is composite, every run step names its shell, and inputs reach scripts as environment variables only', () => {
+    expect(record(action.runs, 'runs').using).toBe('composite');
+    for (const step of actionSteps) {
+      if (step.run === undefined) continue;
+      expect(step.shell).toBe('bash');
+      // An expression spliced into a script is a script injection; env is not.
+      expect(String(step.run)).not.toContain('${{');
+    }
+    expect(checkStep?.env).toEqual({
+      TRIPWIRE_CONFIG: '${{ inputs.config }}',
+      TRIPWIRE_BASE: '${{ inputs.base }}',
+      TRIPWIRE_FORMAT: '${{ inputs.format }}',
+      TRIPWIRE_SARIF: '${{ inputs.sarif-file }}',
+      TRIPWIRE_PUSH_BEFORE: '${{ github.event.before }}',
+    });
+  });
+
+  it('runs check with --base, prints the chosen format, and writes SARIF for code scanning', () => {
+    const script = String(checkStep?.run);
+    expect(script).toContain('args+=(--base "$base")');
+    expect(script).toContain('--format sarif --output-file "$TRIPWIRE_SARIF"');
+    expect(script).toContain('--format "$TRIPWIRE_FORMAT"');
+  });
+
+  it('references no secret and no pull_request_target', () => {
+    expect(ACTION_TEXT).not.toMatch(/secrets\./);
+    expect(ACTION_TEXT).not.toContain('pull_request_target');
+  });
+});
+
+describe('examples/github/tripwire.yml, the lint-and-meta workflow', () => {
+  const jobs = record(workflow.jobs, 'jobs');
+  const check = record(jobs.check, 'jobs.check');
+  const checkSteps = list(check.steps, 'jobs.check.steps');
+  const scanning = record(jobs['code-scanning'], 'jobs.code-scanning');
+
+  it('runs on pull_request, never pull_request_target, and references no secret', () => {
+    expect(Object.keys(record(workflow.on, 'on')).sort()).toEqual(['pull_request', 'push']);
+    expect(WORKFLOW_TEXT).not.toContain('pull_request_target');
+    expect(WORKFLOW_TEXT).not.toMatch(/secrets\./);
+  });
+
+  it('reads contents only, except the one job that uploads SARIF, which may also write security events', () => {
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(check.permissions).toBeUndefined();
+    expect(scanning.permissions).toEqual({ contents: 'read', 'security-events': 'write' });
+    const scanningSteps = list(scanning.steps, 'jobs.code-scanning.steps');
+    expect(scanningSteps.some((step) => String(step.uses).startsWith('github/codeql-action/upload-sarif@'))).toBe(true);
+    // The job that can write runs nothing from the pull request: no install, no script.
+    expect(scanningSteps.filter((step) => step.run !== undefined)).toEqual([]);
+    expect(scanning.needs).toBe('check');
+  });
+
+  it('checks out the whole history, because --base needs the merge base', () => {
+    const checkout = checkSteps.find((step) => String(step.uses).startsWith('actions/checkout@'));
+    expect(record(checkout?.with, 'checkout.with')).toMatchObject({ 'fetch-depth': 0, 'persist-credentials': false });
+    expect(WORKFLOW_TEXT).toMatch(/# --base .*\n.*shallow clone/);
+  });
+
+  it('runs this action with the github format and keeps the SARIF report', () => {
+    const tripwire = checkSteps.find((step) => String(step.uses).startsWith('tripwire-lint/tripwire@'));
+    expect(record(tripwire?.with, 'tripwire.with')).toMatchObject({ format: 'github', 'sarif-file': 'tripwire.sarif' });
+    for (const step of [...checkSteps, ...list(scanning.steps, 'steps')]) if (step.run !== undefined) expect(String(step.run)).not.toContain('${{');
+  });
+
+  it('is the workflow the README shows', () => {
+    expect(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')).toContain(WORKFLOW_TEXT);
+  });
+});
+
+describe('the action\'s script, run as the runner runs it', () => {
+  const temps: string[] = [];
+  afterAll(() => {
+    for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The hooks fixture on main, cloned (so that origin/main exists, as after actions/checkout), with `changes` committed on a branch. */
+  function pullRequest(changes: Record<string, string>, cloneArgs: string[] = []): string {
+    const upstream = fixtureRepo('hooks/harness');
+    temps.push(upstream);
+    const parent = mkdtempSync(join(tmpdir(), 'tripwire-action-'));
+    temps.push(parent);
+    const clone = join(parent, 'checkout');
+    git(parent, 'clone', '-q', ...cloneArgs, `file://${upstream}`, clone);
+    git(clone, 'checkout', '-q', '-b', 'feature');
+    writeFiles(clone, changes);
+    git(clone, 'add', '-A');
+    git(clone, 'commit', '-q', '-m', 'change');
+    installBin(clone, 'tripwire', 'dist/src/cli/bin.js');
+    return clone;
+  }
+
+  function runAction(dir: string, inputs: { base?: string } = {}): { code: number | null; stdout: string; stderr: string; outputs: Map<string, string> } {
+    const outputFile = join(dir, '..', 'github-output');
+    writeFileSync(outputFile, '');
+    const result = spawnSync('bash', ['-c', String(checkStep?.run)], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_ACTION_PATH: PACKAGE_ROOT,
+        GITHUB_BASE_REF: 'main',
+        TRIPWIRE_CONFIG: '',
+        TRIPWIRE_BASE: inputs.base ?? '',
+        TRIPWIRE_FORMAT: 'github',
+        TRIPWIRE_SARIF: 'tripwire.sarif',
+        TRIPWIRE_PUSH_BEFORE: '',
+      },
+    });
+    const outputs = new Map<string, string>();
+    for (const line of readFileSync(outputFile, 'utf8').split('\n').filter(Boolean)) outputs.set(line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1));
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, outputs };
+  }
+
+  it('on a pull request that breaks a contract: annotations, a SARIF report, exit 1', () => {
+    const dir = pullRequest({ 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` });
+    const run = runAction(dir);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('tripwire: comparing with the merge base of origin/main and HEAD');
+    expect(run.stdout).toMatch(/^::error file=test\/unit\/summary\.test\.ts,line=1,/m);
+    expect(run.code).toBe(1);
+    expect(run.outputs.get('exit-code')).toBe('1');
+    expect(run.outputs.get('sarif-file')).toBe(join(dir, 'tripwire.sarif'));
+    const sarif: { version: string; runs: { results: { ruleId: string }[] }[] } = JSON.parse(readFileSync(join(dir, 'tripwire.sarif'), 'utf8'));
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0]?.results.map((result) => result.ruleId)).toEqual(['no-paid-calls-in-free-tests']);
+  });
+
+  it('on a clean pull request: no annotation, an empty SARIF report, exit 0', () => {
+    const dir = pullRequest({ 'src/version.ts': `export const VERSION = '1.0.1';\n` });
+    const run = runAction(dir);
+    expect(run.stdout).not.toContain('::error');
+    expect(run.code).toBe(0);
+    expect(run.outputs.get('exit-code')).toBe('0');
+    const sarif: { runs: { results: unknown[] }[] } = JSON.parse(readFileSync(join(dir, 'tripwire.sarif'), 'utf8'));
+    expect(sarif.runs[0]?.results).toEqual([]);
+  });
+
+  it('in a clone without the base branch (fetch-depth 1): exit 2 with the hint, not a silent pass', () => {
+    const dir = pullRequest({ 'src/version.ts': `export const VERSION = '1.0.1';\n` }, ['--depth', '1', '--single-branch', '--no-tags']);
+    git(dir, 'update-ref', '-d', 'refs/remotes/origin/main');
+    const run = runAction(dir);
+    expect(run.code).toBe(2);
+    expect(run.outputs.get('exit-code')).toBe('2');
+    expect(run.stderr).toContain('fetch-depth');
+  });
+});

@@ -1,0 +1,230 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { initCommand } from '../../src/cli/init.js';
+import type { Io } from '../../src/cli/main.js';
+import { SCHEMA_ID } from '../../src/config/write-schema.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { fixtureRepo } from '../support/fixture-repo.js';
+import { runCli } from '../support/repo.js';
+
+delete process.env.GIT_DIR;
+delete process.env.GIT_INDEX_FILE;
+delete process.env.GIT_WORK_TREE;
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function repo(name: string, without: string[] = []): string {
+  const dir = fixtureRepo(name, { without });
+  temps.push(dir);
+  return dir;
+}
+
+function writtenConfig(dir: string): unknown {
+  return JSON.parse(readFileSync(join(dir, 'tripwire.config.json'), 'utf8'));
+}
+
+interface JsonFinding {
+  ruleId: string;
+  file: string;
+}
+
+function checkJson(dir: string): { code: number | null; stderr: string; findings: { ruleId: string; file: string }[] } {
+  const run = runCli(['check', '--no-cache', '--format', 'json'], dir);
+  const report: { findings: JsonFinding[] } = JSON.parse(run.stdout);
+  return { code: run.code, stderr: run.stderr, findings: report.findings.map((f) => ({ ruleId: f.ruleId, file: f.file })) };
+}
+
+describe('tripwire init on three kinds of repository', () => {
+  it('vitest, tests beside the sources: reads vitest.config.ts, keeps the free test that reaches the model free, finds the maps, ids and self-gate', () => {
+    const dir = repo('init/vitest-colocated');
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('wrote tripwire.config.json');
+    expect(run.stdout).not.toContain('[Y/n]');
+    expect(run.stdout).toContain('src/answer.test.ts stays free: `npm test` runs it, yet it reaches a paid call');
+    expect(writtenConfig(dir)).toEqual({
+      $schema: SCHEMA_ID,
+      tests: {
+        include: ['src/**/*.test.ts', 'evals/**/*.test.ts', '!evals/samples/**'],
+        paid: ['evals/**/*.test.ts'],
+        ids: [{ call: 'defineEval', arg: 0, property: 'id' }],
+        selfGate: [{ env: 'EVAL_TIER' }],
+      },
+      maps: {
+        touchfiles: { file: 'evals/touchfiles.ts', export: 'EVAL_TOUCHFILES' },
+        tiers: { file: 'evals/touchfiles.ts', export: 'EVAL_TIERS', values: ['pr', 'nightly'] },
+        globals: { file: 'evals/touchfiles.ts', export: 'ALWAYS_RUN', require: ['evals/harness.ts'] },
+      },
+      shipped: { include: ['prompts/**', 'src/**'], exclude: ['src/**/*.test.ts', 'evals/**/*.test.ts'] },
+    });
+
+    const check = checkJson(dir);
+    expect(check.stderr).toBe('');
+    expect(check.findings).toEqual([{ ruleId: 'no-paid-calls-in-free-tests', file: 'src/answer.test.ts' }]);
+    expect(check.code).toBe(1);
+  });
+
+  it('jest, maps in JSON: reads the "jest" key of package.json and the testPathIgnorePatterns of `npm test`, and addresses the maps by dot path', () => {
+    const dir = repo('init/jest-json-maps');
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('package.json "jest" testMatch: 4 test files under __tests__/, llm-tests/');
+    expect(writtenConfig(dir)).toEqual({
+      $schema: SCHEMA_ID,
+      tests: {
+        include: ['**/__tests__/**/*.test.js', '**/llm-tests/**/*.test.js'],
+        paid: ['llm-tests/**/*.test.js'],
+        ids: [{ call: 'llmTest', arg: 0 }],
+      },
+      maps: {
+        touchfiles: { file: 'llm-tests/selection.json', path: 'touchfiles' },
+        tiers: { file: 'llm-tests/selection.json', path: 'tiers', values: ['gate', 'periodic'] },
+        globals: { file: 'llm-tests/selection.json', path: 'globals', require: ['llm-tests/harness.js'] },
+      },
+      shipped: { include: ['prompts/**', 'lib/**'] },
+    });
+
+    const check = checkJson(dir);
+    expect(check.stderr).toBe('');
+    expect(check.findings).toEqual([]);
+    expect(check.code).toBe(0);
+  });
+
+  it('bun:test, touchfile maps split over two files: configures both, the tier map and the global list from a third, and the SKILL.md outside the fixtures', () => {
+    const dir = repo('init/bun-split-maps');
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/test runner +bun:test/);
+    expect(writtenConfig(dir)).toEqual({
+      $schema: SCHEMA_ID,
+      tests: {
+        include: ['test/**/*.test.ts'],
+        paid: ['test/evals/**/*.test.ts'],
+        ids: [{ call: 'evalCase', arg: 0 }],
+        selfGate: [{ call: 'describeTier', arg: 0 }],
+      },
+      maps: {
+        touchfiles: [
+          { file: 'test/evals/maps/agent.ts', export: 'AGENT_TOUCHFILES' },
+          { file: 'test/evals/maps/search.ts', export: 'SEARCH_TOUCHFILES' },
+        ],
+        tiers: { file: 'test/evals/maps/tiers.ts', export: 'EVAL_TIERS', values: ['gate', 'periodic'] },
+        globals: { file: 'test/evals/maps/tiers.ts', export: 'GLOBAL_TOUCHFILES', require: ['test/evals/harness.ts', 'test/setup.ts'] },
+      },
+      shipped: { include: ['skills/**/SKILL.md'] },
+    });
+
+    const check = checkJson(dir);
+    expect(check.stderr).toBe('');
+    expect(check.findings).toEqual([]);
+    expect(check.code).toBe(0);
+  });
+});
+
+describe('tripwire init against hand-written configurations', () => {
+  it('infers the tests and maps of the map rules\' known-good harness exactly as they were written by hand', () => {
+    const handWritten = parse(readFileSync(join(PACKAGE_ROOT, 'fixtures/maps/good/tripwire.config.json'), 'utf8'));
+    const dir = repo('maps/good', ['tripwire.config.json']);
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(0);
+    const written = writtenConfig(dir);
+    expect(written).toMatchObject({ tests: handWritten.tests, maps: handWritten.maps });
+    expect(checkJson(dir)).toMatchObject({ code: 0, findings: [] });
+  });
+
+  it('on the demo, trusts `npm test` over reachability: the free test that reaches the model stays free, and check reports it', () => {
+    const dir = repo('demo', ['tripwire.config.json']);
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('test/oracle.test.ts stays free');
+    expect(writtenConfig(dir)).toMatchObject({ tests: { paid: ['test/e2e-*.test.ts'] } });
+    const check = checkJson(dir);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(1);
+    expect(check.findings).toContainEqual({ ruleId: 'no-paid-calls-in-free-tests', file: 'test/oracle.test.ts' });
+  });
+});
+
+describe('tripwire init writes carefully', () => {
+  it('never overwrites an existing configuration without --force', () => {
+    const dir = repo('init/bun-split-maps');
+    writeFileSync(join(dir, 'tripwire.config.json'), '{ "tests": { "include": ["test/**/*.test.ts"] } }\n');
+    const refused = runCli(['init', '--no-cache'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('tripwire.config.json already configures tripwire; not overwritten. Run `tripwire init --force`');
+    expect(readFileSync(join(dir, 'tripwire.config.json'), 'utf8')).toBe('{ "tests": { "include": ["test/**/*.test.ts"] } }\n');
+
+    const forced = runCli(['init', '--no-cache', '--force'], dir);
+    expect(forced.code).toBe(0);
+    expect(writtenConfig(dir)).toMatchObject({ $schema: SCHEMA_ID, tests: { paid: ['test/evals/**/*.test.ts'] } });
+  });
+
+  it('counts the "tripwire" key of package.json as a configuration', () => {
+    const dir = repo('init/bun-split-maps');
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, tripwire: { tests: { include: ['test/**/*.test.ts'] } } }, null, 2));
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('package.json "tripwire" already configures tripwire');
+    expect(existsSync(join(dir, 'tripwire.config.json'))).toBe(false);
+  });
+
+  it('--dry-run prints the configuration and writes nothing', () => {
+    const dir = repo('init/jest-json-maps');
+    const run = runCli(['init', '--no-cache', '--dry-run'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('tripwire.config.json (not written: --dry-run)\n{\n  "$schema": ');
+    expect(existsSync(join(dir, 'tripwire.config.json'))).toBe(false);
+  });
+
+  it('writes through a temporary file renamed over the target, leaving nothing else behind', () => {
+    const dir = repo('init/jest-json-maps');
+    const before = readdirSync(dir).sort();
+    expect(runCli(['init', '--no-cache'], dir).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([...before, 'tripwire.config.json'].sort());
+  });
+});
+
+describe('tripwire init asks only a person at a terminal', () => {
+  function io(cwd: string): Io & { out: string[] } {
+    const out: string[] = [];
+    return { out, stdout: (text) => out.push(text), stderr: (text) => out.push(text), cwd, env: {}, isTTY: false };
+  }
+
+  it('writes nothing when the answer is no', async () => {
+    const dir = repo('init/jest-json-maps');
+    const questions: string[] = [];
+    const terminal = io(dir);
+    const code = await initCommand(['--no-cache'], terminal, '', async (question) => {
+      questions.push(question);
+      return false;
+    });
+    expect(code).toBe(0);
+    expect(questions).toEqual(['Write tripwire.config.json? [Y/n] ']);
+    expect(terminal.out.join('')).toContain('nothing written');
+    expect(existsSync(join(dir, 'tripwire.config.json'))).toBe(false);
+  });
+
+  it('does not ask with --yes, and writes when nobody can be asked (stdin is not a terminal)', async () => {
+    const withYes = repo('init/jest-json-maps');
+    let asked = false;
+    expect(await initCommand(['--no-cache', '--yes'], io(withYes), '', async () => {
+      asked = true;
+      return false;
+    })).toBe(0);
+    expect(asked).toBe(false);
+    expect(existsSync(join(withYes, 'tripwire.config.json'))).toBe(true);
+
+    const noTerminal = repo('init/jest-json-maps');
+    expect(await initCommand(['--no-cache'], io(noTerminal), '', async () => null)).toBe(0);
+    expect(existsSync(join(noTerminal, 'tripwire.config.json'))).toBe(true);
+  });
+});
