@@ -10,6 +10,8 @@ import { isReporterName, REPORTER_NAMES, report, shouldColor, type RuleMetaForRe
 import { DOCS_BASE_URL } from '../rule.js';
 import { MissingRefError } from '../repo/diff.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { freezeCommand, lockCommand } from './freeze.js';
+import { initCommand } from './init.js';
 import { selectCommand } from './select.js';
 
 const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
@@ -17,7 +19,13 @@ const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix 
 Usage:
   tripwire check [paths...] [options]   check the repository (exit 0 clean, 1 findings, 2 error)
   tripwire select --base REF [options]  list the paid test ids a diff selects (exit 0, 2 error)
+  tripwire init [--hook] [options]      infer and write tripwire.config.json; --hook: the pre-commit hook
   tripwire explain RULE                 print a rule's documentation
+  tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
+  tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
+  tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
+  tripwire freeze thaw ID --reason R                      open a test for its next change (the owner)
+  tripwire lock GLOB... | --verify                        record | check the SHA-256 of fixture files
   tripwire --version | --help
 
 Options for check:
@@ -28,6 +36,10 @@ Options for check:
   -o, --output-file FILE write the report to FILE instead of standard output
   --base REF             also check what the diff since the merge base with REF removed
                          or re-pinned (needs the history: fetch-depth 0 in CI)
+  --staged               check the index (what the next commit holds), not the work tree,
+                         and report only what the staged change can affect (hooks)
+  --update-baseline      record every current finding as known (.tripwire/baseline.json)
+  --no-baseline          report the findings the baseline knows too
   --rule ID              run only this rule (repeatable)
   --max-warnings N       exit 1 when there are more than N warnings
   --no-cache             neither read nor write the fact cache
@@ -42,6 +54,20 @@ Options for select:
   --format NAME          text | json (default: text)
   --cwd DIR, --config FILE   as for check
 
+Options for freeze and lock (the only commands that write: atomically, printing what changed):
+  --reason TEXT          why the test is frozen; shown with every finding about it
+  --owner WHO            who may re-pin or unfreeze it (default: git user.email)
+  --format NAME          freeze list: text | json; freeze verify: as for check
+  --cwd DIR, --config FILE   as for check
+
+Options for init (it reads the repository, never runs it, and prints what it inferred and why):
+  --force                replace an existing configuration (or a pre-commit hook that is not tripwire's)
+  --hook                 also install a pre-commit hook running \`tripwire check --staged\` where git
+                         looks for hooks (core.hooksPath, linked worktrees); alone when a config exists
+  --dry-run              print the configuration instead of writing it
+  -y, --yes              do not ask before writing (the default when stdin is not a terminal)
+  --cwd DIR, --no-cache  as for check
+
 Examples:
   tripwire check
   tripwire check --format sarif -o tripwire.sarif
@@ -49,6 +75,9 @@ Examples:
   tripwire select --base origin/main --tier gate
   tripwire select --staged --format json
   tripwire explain no-paid-calls-in-free-tests
+  tripwire init --hook
+  tripwire freeze add test/parse.test.ts --reason "pins the report format" --owner @dana
+  tripwire lock 'test/fixtures/**' && tripwire check --base origin/main
 `;
 
 export interface Io {
@@ -93,7 +122,10 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (command === 'check') return checkCommand(rest, io);
   if (command === 'select') return selectCommand(rest, io, HELP);
+  if (command === 'init') return initCommand(rest, io, HELP);
   if (command === 'explain') return explainCommand(rest, io);
+  if (command === 'freeze') return freezeCommand(rest, io, HELP, (args) => checkCommand(args, io));
+  if (command === 'lock') return lockCommand(rest, io, HELP);
   throw new UsageError(`unknown command '${command}'`);
 }
 
@@ -112,6 +144,9 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       cache: { type: 'boolean', default: true },
       'cache-location': { type: 'string' },
       base: { type: 'string' },
+      staged: { type: 'boolean' },
+      baseline: { type: 'boolean', default: true },
+      'update-baseline': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -135,6 +170,9 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     ...(values.rule !== undefined && { rules: values.rule }),
     ...(values['cache-location'] !== undefined && { cacheLocation: resolve(io.cwd, values['cache-location']) }),
     ...(values.base !== undefined && { base: values.base }),
+    ...(values.staged === true && { staged: true }),
+    ...(values.baseline === false && { baseline: false }),
+    ...(values['update-baseline'] === true && { updateBaseline: true }),
   });
   const ruleMeta: RuleMetaForReport[] = [
     ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),

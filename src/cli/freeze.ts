@@ -1,0 +1,356 @@
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { simpleGit } from 'simple-git';
+import { inspectFrozen, inspectLocks, type FrozenProblem } from '../../rules/no-weakened-frozen-tests-utils/inspect.js';
+import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../../rules/no-weakened-frozen-tests-utils/manifests.js';
+import rule from '../../rules/no-weakened-frozen-tests.js';
+import { buildModel, toPosix, UsageError } from '../check.js';
+import { formatFrozen, formatLocks, writeAtomically, type FrozenEntry, type FrozenManifest } from '../config/manifest.js';
+import type { TestFact, TestModifier } from '../facts/types.js';
+import type { RepoModel } from '../model/model.js';
+import { report } from '../report/index.js';
+import type { Finding } from '../types.js';
+import { closest } from '../util/closest.js';
+import { VERSION } from '../version.js';
+import type { Io } from './main.js';
+
+/** Runs `tripwire check` with these arguments: `freeze verify` is the rule, standalone. */
+export type CheckRunner = (argv: string[]) => Promise<number>;
+
+const COMMON = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const BLOCKING: ReadonlySet<TestModifier> = new Set(['skip', 'todo', 'fails', 'skipIf', 'runIf']);
+
+/** `tripwire freeze add|list|verify|refresh|thaw`: the only commands, with `lock` and `init`, that write into the repository. */
+export async function freezeCommand(argv: string[], io: Io, help: string, runCheck: CheckRunner): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    io.stdout(help);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub === 'verify') return runCheck(['--rule', rule.id, ...rest]);
+  if (sub === 'add') return freezeAdd(rest, io, help);
+  if (sub === 'list') return freezeList(rest, io, help);
+  if (sub === 'refresh' || sub === 'thaw') return freezeUpdate(sub, rest, io, help);
+  throw new UsageError(`unknown freeze command '${sub}' (known: add, list, verify, refresh, thaw)`);
+}
+
+async function openModel(values: { cwd?: string; config?: string }, io: Io): Promise<{ model: RepoModel; save: () => void }> {
+  const { model, cache } = await buildModel({ cwd: resolve(io.cwd, values.cwd ?? '.'), ...(values.config !== undefined && { configFile: values.config }) });
+  return { model, save: () => cache.save() };
+}
+
+// ---- freeze add
+
+async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, reason: { type: 'string' }, owner: { type: 'string' } } });
+  if (values.help) {
+    io.stdout(help);
+    return 0;
+  }
+  const target = positionals[0];
+  if (target === undefined || positionals.length > 1) throw new UsageError('freeze add needs one <file> or <file>::<test id>');
+  const reason = requireReason(values.reason, 'add');
+  const { model, save } = await openModel(values, io);
+  const owner = values.owner ?? (await gitIdentity(model.root));
+  if (owner === null) throw new UsageError('freeze add needs --owner (no git user.email or user.name is configured)');
+
+  const at = target.indexOf('::');
+  const file = repoPath(model, io, at === -1 ? target : target.slice(0, at));
+  const name = at === -1 ? null : target.slice(at + 2);
+  const tests = testsOf(model, file);
+  const manifest = frozenManifest(model);
+  const next: FrozenManifest = { version: 1, tests: { ...manifest.data.tests } };
+  const lines: string[] = [];
+  let added = 0;
+
+  if (name !== null) {
+    const test = theTest(tests, file, name);
+    const id = testId(file, name);
+    if (id in next.tests) throw new UsageError(`'${id}' is already frozen; to re-pin it after an intended change, run 'tripwire freeze refresh'`);
+    const refusal = whyNotFreezable(test);
+    if (refusal !== null) throw new UsageError(`cannot freeze '${id}': ${refusal}`);
+    next.tests[id] = pin(test, reason, owner);
+    lines.push(`froze ${id} (${describePin(next.tests[id])})`);
+    added++;
+  } else {
+    const counts = new Map<string, number>();
+    for (const test of tests) counts.set(test.name, (counts.get(test.name) ?? 0) + 1);
+    for (const test of tests) {
+      const id = testId(file, test.name);
+      const refusal = (counts.get(test.name) ?? 0) > 1 ? `${counts.get(test.name)} tests share this id; give them distinct titles` : whyNotFreezable(test);
+      if (id in next.tests) lines.push(`already frozen ${id}`);
+      else if (refusal !== null) lines.push(`not frozen ${id}: ${refusal}`);
+      else {
+        const entry = pin(test, reason, owner);
+        next.tests[id] = entry;
+        lines.push(`froze ${id} (${describePin(entry)})`);
+        added++;
+      }
+    }
+    if (tests.length === 0) lines.push(`${file} declares no test`);
+  }
+  save();
+  if (added > 0) {
+    writeAtomically(model.root, manifest.path, formatFrozen(next));
+    lines.push(`wrote ${manifest.path}: ${added} test${added === 1 ? '' : 's'} frozen`);
+  } else {
+    lines.push(`nothing frozen; ${manifest.path} is unchanged`);
+  }
+  io.stdout(`${lines.join('\n')}\n`);
+  return added > 0 ? 0 : 1;
+}
+
+// ---- freeze refresh / thaw
+
+async function freezeUpdate(sub: 'refresh' | 'thaw', argv: string[], io: Io, help: string): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, reason: { type: 'string' }, owner: { type: 'string' } } });
+  if (values.help) {
+    io.stdout(help);
+    return 0;
+  }
+  const id = positionals[0];
+  if (id === undefined || positionals.length > 1) throw new UsageError(`freeze ${sub} needs one frozen test id`);
+  const reason = requireReason(values.reason, sub);
+  const { model, save } = await openModel(values, io);
+  const manifest = frozenManifest(model);
+  const entry = manifest.data.tests[id];
+  if (!entry) {
+    const near = closest(id, Object.keys(manifest.data.tests));
+    throw new UsageError(`'${id}' is not in ${manifest.path}${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
+  }
+  const owner = values.owner ?? entry.owner;
+  let updated: FrozenEntry;
+  const lines: string[] = [];
+  if (sub === 'thaw') {
+    updated = { ...entry, reason, owner, status: 'thawed' };
+    lines.push(`thawed ${id}: its next change may edit it and re-pin it with 'tripwire freeze refresh'; it must still exist and run`);
+  } else {
+    const { file, name } = splitId(id);
+    const test = theTest(testsOf(model, file), file, name);
+    const refusal = whyNotFreezable(test);
+    if (refusal !== null) throw new UsageError(`cannot re-pin '${id}': ${refusal}`);
+    updated = pin(test, reason, owner);
+    const changes = pinChanges(entry, updated);
+    lines.push(changes.length === 0 ? `refreshed ${id}: pin unchanged (${describePin(updated)})` : `refreshed ${id}: ${changes.join(', ')}`);
+    if (changes.length > 0 && entry.status === 'frozen') {
+      lines.push(`Commit this manifest change on its own: 'tripwire check --base' reports a diff that changes a frozen test and its pin together, unless the owner thawed it first.`);
+    }
+  }
+  save();
+  writeAtomically(model.root, manifest.path, formatFrozen({ version: 1, tests: { ...manifest.data.tests, [id]: updated } }));
+  lines.push(`wrote ${manifest.path}`);
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+// ---- freeze list
+
+interface ListedEntry extends FrozenEntry {
+  id: string;
+  state: string[];
+}
+
+async function freezeList(argv: string[], io: Io, help: string): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...COMMON, format: { type: 'string', default: 'text' } } });
+  if (values.help) {
+    io.stdout(help);
+    return 0;
+  }
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`unknown format '${values.format}' for freeze list (known: text, json)`);
+  const { model, save } = await openModel(values, io);
+  const manifest = frozenManifest(model);
+  const locks = locksManifest(model);
+  const problems = [...inspectFrozen(model, manifest), ...inspectLocks(model, locks)];
+  save();
+  const stateOf = (subject: string): string[] => [...new Set(problems.filter((p) => p.subjects.includes(subject)).map((p) => p.kind))];
+  const tests: ListedEntry[] = Object.keys(manifest.data.tests)
+    .sort()
+    .flatMap((id) => {
+      const entry = manifest.data.tests[id];
+      return entry ? [{ id, ...entry, state: stateOf(id) }] : [];
+    });
+  const files = Object.keys(locks.data.files)
+    .sort()
+    .map((path) => ({ path, hash: locks.data.files[path] ?? '', state: stateOf(path) }));
+  if (values.format === 'json') {
+    io.stdout(`${JSON.stringify({ tests, files }, null, 2)}\n`);
+    return 0;
+  }
+  const label = (state: string[]): string => (state.length === 0 ? 'ok' : state.join(','));
+  const width = Math.max(2, ...[...tests, ...files].map((item) => label(item.state).length));
+  const lines = tests.map((t) => `${label(t.state).padEnd(width)}  ${t.id}  [${t.status}, ${t.owner}] ${t.reason}`);
+  lines.push(...files.map((f) => `${label(f.state).padEnd(width)}  ${f.path}  [locked]`));
+  const weakened = [...tests, ...files].filter((item) => item.state.length > 0).length;
+  lines.push(`${tests.length} frozen test${tests.length === 1 ? '' : 's'} in ${manifest.path}, ${files.length} locked file${files.length === 1 ? '' : 's'} in ${locks.path}; ${weakened === 0 ? 'all as pinned' : `${weakened} not as pinned (tripwire freeze verify)`}`);
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+// ---- lock
+
+/** `tripwire lock <glob…>` records the SHA-256 of fixture and oracle files; `lock --verify` checks them. */
+export async function lockCommand(argv: string[], io: Io, help: string): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, verify: { type: 'boolean', default: false } } });
+  if (values.help) {
+    io.stdout(help);
+    return 0;
+  }
+  if (values.verify && positionals.length > 0) throw new UsageError('lock --verify takes no globs: it checks every locked file');
+  if (!values.verify && positionals.length === 0) throw new UsageError('lock needs the globs of the files to lock, or --verify');
+  const { model, save } = await openModel(values, io);
+  const locks = locksManifest(model);
+
+  if (values.verify) {
+    const problems = inspectLocks(model, locks);
+    save();
+    const count = Object.keys(locks.data.files).length;
+    if (problems.length === 0) {
+      io.stdout(`✔ ${count} locked file${count === 1 ? '' : 's'} unchanged (${locks.path})\n`);
+      return 0;
+    }
+    io.stdout(await stylish(model, problems));
+    return 1;
+  }
+
+  const files = new Set<string>();
+  for (const pattern of positionals) {
+    const asPath = repoPath(model, io, pattern);
+    const matched = model.fileSet.has(asPath) ? [asPath] : model.matching([asPath]);
+    if (matched.length === 0) throw new UsageError(`'${pattern}' matches no file of this repository; nothing was locked`);
+    for (const file of matched) files.add(file);
+  }
+  const next = { version: 1 as const, files: { ...locks.data.files } };
+  const lines: string[] = [];
+  let changed = 0;
+  for (const file of [...files].sort()) {
+    const hash = sha256OfFile(model, file);
+    if (hash === null) throw new UsageError(`cannot read ${file}; nothing was locked`);
+    const before = next.files[file];
+    if (before === hash) {
+      lines.push(`unchanged ${file}`);
+      continue;
+    }
+    next.files[file] = hash;
+    changed++;
+    lines.push(before === undefined ? `locked ${file} (${short(hash)})` : `re-locked ${file} (${short(before)} → ${short(hash)})`);
+  }
+  save();
+  if (changed > 0) {
+    writeAtomically(model.root, locks.path, formatLocks(next));
+    lines.push(`wrote ${locks.path}: ${changed} file${changed === 1 ? '' : 's'} locked`);
+  } else {
+    lines.push(`${locks.path} is unchanged`);
+  }
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+// ---- helpers
+
+function requireReason(reason: string | undefined, sub: string): string {
+  if (reason === undefined || reason.trim() === '') throw new UsageError(`freeze ${sub} needs --reason "…": the reviewer asked to change the test reads it`);
+  return reason.trim();
+}
+
+async function gitIdentity(root: string): Promise<string | null> {
+  const git = simpleGit({ baseDir: root });
+  for (const key of ['user.email', 'user.name']) {
+    try {
+      const value = (await git.raw(['config', '--get', key])).trim();
+      if (value !== '') return value;
+    } catch {
+      // not configured: try the next key
+    }
+  }
+  return null;
+}
+
+/** A path typed relative to the working directory, as a repository-relative POSIX path. */
+function repoPath(model: RepoModel, io: Io, path: string): string {
+  return toPosix(relative(model.root, resolve(io.cwd, path)));
+}
+
+function testsOf(model: RepoModel, file: string): TestFact[] {
+  if (!model.fileSet.has(file)) throw new UsageError(`${file} is not a file of this repository`);
+  const facts = model.facts(file);
+  if (!facts) throw new UsageError(`${file} is not a script file tripwire can read`);
+  const error = facts.parseErrors[0];
+  if (error) throw new UsageError(`${file}:${error.loc.line}:${error.loc.column}: cannot parse: ${error.message}`);
+  return facts.tests.filter((test) => test.kind === 'test');
+}
+
+function theTest(tests: readonly TestFact[], file: string, name: string): TestFact {
+  const matches = tests.filter((test) => test.name === name);
+  const [test] = matches;
+  if (!test) {
+    const near = closest(name, tests.map((t) => t.name));
+    throw new UsageError(`${file} declares no test '${name}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
+  }
+  if (matches.length > 1) throw new UsageError(`${matches.length} tests in ${file} are named '${name}': give them distinct titles before freezing one`);
+  return test;
+}
+
+function whyNotFreezable(test: TestFact): string | null {
+  const blocking = [...test.modifiers, ...test.inherited].filter((m) => BLOCKING.has(m));
+  if (blocking.length > 0) return `it does not run as is (${[...new Set(blocking)].join(', ')}); freeze a test that runs`;
+  if (test.timeout === null) return 'its timeout cannot be evaluated statically';
+  if (test.retry === null) return 'its retry count cannot be evaluated statically';
+  return null;
+}
+
+function pin(test: TestFact, reason: string, owner: string): FrozenEntry {
+  return {
+    hash: test.hash,
+    assertions: test.assertions,
+    ...(typeof test.timeout === 'number' && { timeout: test.timeout }),
+    ...(typeof test.retry === 'number' && { retry: test.retry }),
+    reason,
+    owner,
+    status: 'frozen',
+  };
+}
+
+function describePin(entry: FrozenEntry): string {
+  const parts = [short(entry.hash), `${entry.assertions} assertion${entry.assertions === 1 ? '' : 's'}`];
+  if (entry.timeout !== undefined) parts.push(`timeout ${entry.timeout} ms`);
+  if (entry.retry !== undefined) parts.push(`retry ${entry.retry}`);
+  return parts.join(', ');
+}
+
+function pinChanges(before: FrozenEntry, after: FrozenEntry): string[] {
+  const changes: string[] = [];
+  if (before.hash !== after.hash) changes.push(`hash ${short(before.hash)} → ${short(after.hash)}`);
+  if (before.assertions !== after.assertions) changes.push(`assertions ${before.assertions} → ${after.assertions}`);
+  if (before.timeout !== after.timeout) changes.push(`timeout ${before.timeout ?? 'none'} → ${after.timeout ?? 'none'}`);
+  if (before.retry !== after.retry) changes.push(`retry ${before.retry ?? 'none'} → ${after.retry ?? 'none'}`);
+  if (before.status !== after.status) changes.push(`status ${before.status} → ${after.status}`);
+  return changes;
+}
+
+function short(hash: string): string {
+  return `${hash.slice(0, 'sha256:'.length + 12)}…`;
+}
+
+async function stylish(model: RepoModel, problems: readonly FrozenProblem[]): Promise<string> {
+  const findings: Finding[] = problems.map((p) => ({
+    ruleId: rule.id,
+    severity: 'error',
+    file: p.file,
+    line: p.loc.line,
+    column: p.loc.column,
+    endLine: p.loc.endLine,
+    endColumn: p.loc.endColumn,
+    message: p.message,
+    ...(p.related && { related: p.related }),
+  }));
+  return report(
+    'stylish',
+    { findings, summary: { errors: findings.length, warnings: 0, files: model.files.length, rules: 1, ms: 0 } },
+    { cwd: model.root, color: false, rules: [{ id: rule.id, description: rule.meta.description, url: rule.meta.url }], toolVersion: VERSION },
+  );
+}
