@@ -28,6 +28,15 @@ const FIXTURES: [string, string | undefined][] = [
   ['maps/good', 'maps/bad/orphan-key'],
   ['maps/good', 'maps/bad/globals-missing-map-file'],
   ['maps/good', 'maps/bad/unresolved-id'],
+  ['shipped/good', undefined],
+  ['shipped/good', 'shipped/bad/fixture-env-in-skill'],
+  ['shipped/good', 'shipped/bad/fixture-path-in-skill'],
+  ['shipped/good', 'shipped/bad/runner-branch-in-source'],
+  ['shipped/good', 'shipped/bad/renamed-heading'],
+  ['shipped/good', 'shipped/bad/removed-token-in-criteria'],
+  ['frozen/good', undefined],
+  ['frozen/good', 'frozen/bad/moved-file'],
+  ['demo', undefined],
 ];
 
 describe('the ESLint surface reports what tripwire check reports', () => {
