@@ -8,7 +8,7 @@ import { extractScriptFacts } from '../facts/extract-script.js';
 import type { CachedFacts, FileFacts, MarkdownFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
@@ -67,6 +67,8 @@ export class RepoModel {
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
   private selectionMemo: SelectionResult | null = null;
+  private readonly matchingMemo = new Map<string, string[]>();
+  private sortedFiles: string[] | null = null;
   private readonly closureMemo = new Map<string, Map<string, string[]>>();
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
@@ -89,9 +91,49 @@ export class RepoModel {
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
   }
 
+  /**
+   * The files a glob list matches, memoized. A literal path is a set lookup and
+   * a glob with a static base only scans the files under that base (a binary
+   * search in the sorted list): rules ask this for every glob of every map.
+   */
   matching(patterns: readonly string[]): string[] {
-    const matches = compileGlobs([...patterns]);
-    return this.files.filter((file) => matches(file));
+    const key = patterns.join('\0');
+    const memo = this.matchingMemo.get(key);
+    if (memo) return memo;
+    let result: string[];
+    if (patterns.some((pattern) => pattern.startsWith('!'))) {
+      const matches = compileGlobs([...patterns]);
+      result = this.files.filter((file) => matches(file));
+    } else {
+      const found = new Set(patterns.flatMap((pattern) => this.matchOne(pattern)));
+      result = [...found].sort();
+    }
+    this.matchingMemo.set(key, result);
+    return result;
+  }
+
+  private matchOne(pattern: string): string[] {
+    const clean = pattern.replace(/^\.\//, '');
+    if (!isDynamicGlob(clean)) return this.fileSet.has(clean) ? [clean] : [];
+    const base = globBase(clean);
+    const matches = compileGlobs([clean]);
+    if (base === '') return this.files.filter((file) => matches(file));
+    this.sortedFiles ??= [...this.files].sort();
+    const sorted = this.sortedFiles;
+    const prefix = `${base}/`;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((sorted[mid] ?? '') < prefix) low = mid + 1;
+      else high = mid;
+    }
+    const out: string[] = [];
+    for (let i = low; i < sorted.length && (sorted[i] ?? '').startsWith(prefix); i++) {
+      const file = sorted[i] ?? '';
+      if (matches(file)) out.push(file);
+    }
+    return out;
   }
 
   testFiles(): string[] {
