@@ -33,7 +33,7 @@ let PLUGIN = path.join(ROOT, 'dist', 'src', 'index.js');
 function snapshotBuild(dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'rules'), { recursive: true });
-  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
   for (const file of ['package.json', 'schema.json']) if (existsSync(path.join(ROOT, file))) cpSync(path.join(ROOT, file), path.join(dir, file));
   for (const file of readdirSync(path.join(ROOT, 'rules'))) if (file.endsWith('.md')) cpSync(path.join(ROOT, 'rules', file), path.join(dir, 'rules', file));
   BIN = path.join(dir, 'dist', 'src', 'cli', 'bin.js');
@@ -50,6 +50,8 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --only IDS      measure only these commands (comma-separated ids, below)
   --skip IDS      measure everything but these
   --out-dir DIR   where repositories and results go (default bench/out)
+  --keep-build    measure the snapshot of dist/ the previous run took (bench/out/tripwire-build),
+                  so that sizes measured in separate runs measure the same code
 
 Command ids: ${[
   'floor', 'check-cold', 'check-warm', 'check-base', 'check-staged', 'eslint-parser', 'eslint-recommended',
@@ -474,6 +476,7 @@ function main() {
       only: { type: 'string' },
       skip: { type: 'string' },
       'out-dir': { type: 'string', default: path.join(BENCH, 'out') },
+      'keep-build': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -495,8 +498,15 @@ function main() {
   const outDir = path.resolve(values['out-dir']);
   mkdirSync(outDir, { recursive: true });
   if (!existsSync(BIN)) throw new Error(`${path.relative(ROOT, BIN)} is missing: run npm run build (npm run bench does)`);
+  const snapshot = path.join(outDir, 'tripwire-build');
+  if (values['keep-build'] && existsSync(path.join(snapshot, 'dist', 'src', 'cli', 'bin.js'))) {
+    BIN = path.join(snapshot, 'dist', 'src', 'cli', 'bin.js');
+    PLUGIN = path.join(snapshot, 'dist', 'src', 'index.js');
+  } else {
+    snapshotBuild(snapshot);
+  }
+  // The snapshot keeps the build's mtimes: sizes measured with the same builtAt ran the same code.
   const builtAt = statSync(BIN).mtime.toISOString();
-  snapshotBuild(path.join(outDir, 'tripwire-build'));
   const log = (line) => process.stderr.write(`${line}\n`);
 
   const started = new Date();
@@ -528,6 +538,7 @@ function main() {
       label,
       measuredAt: new Date().toISOString(),
       tripwireCommit: results.machine.tripwireCommit,
+      builtAt,
       seconds: Math.round((performance.now() - sizeStarted) / 1000),
       runs,
       eslintRuns,
