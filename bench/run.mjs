@@ -415,16 +415,16 @@ function targets(results) {
   const time = (r) => (ok(r) ? [r.medianMs, r.cpuMedianMs] : [null, null]);
   const ratios = (s, a, b) => [ratio(byId(s, a), byId(s, b)), ratio(byId(s, a), byId(s, b), 'cpuMedianMs')];
   for (const s of results.sizes) {
-    verdict(`${s.label}: check cold / floor`, ...ratios(s, 'check-cold', 'floor'), 1.5, '×');
+    if (byId(s, 'check-cold') || byId(s, 'floor')) verdict(`${s.label}: check cold / floor`, ...ratios(s, 'check-cold', 'floor'), 1.5, '×');
     const warm = byId(s, 'check-warm');
-    if (s.size <= 1000 || s.size === 10000) verdict(`${s.label}: warm check`, ...time(warm), s.size <= 1000 ? 0.25 : 1, ' s');
+    if ((s.size <= 1000 || s.size === 10000) && warm) verdict(`${s.label}: warm check`, ...time(warm), s.size <= 1000 ? 0.25 : 1, ' s');
     if (ok(warm) && warm.typescriptLoadedRuns !== null) {
       const loads = warm.typescriptLoadedRuns;
       out.push(`| ${s.label}: warm check loads no compiler | ${loads > 0 ? `loads it (${loads} of ${warm.runsMs.length} runs)` : 'does not'} | | does not | ${loads > 0 ? 'missed' : 'met'} |`);
     }
-    if (s.size === 10000) verdict(`${s.label}: --staged, one helper`, ...time(byId(s, 'check-staged')), 0.75, ' s');
-    verdict(`${s.label}: eslint+tripwire / eslint, cold`, ...ratios(s, 'eslint-recommended', 'eslint-parser'), 1.3, '×');
-    verdict(`${s.label}: eslint+tripwire / eslint, --cache`, ...ratios(s, 'eslint-recommended-cache', 'eslint-parser-cache'), 1.3, '×');
+    if (s.size === 10000 && byId(s, 'check-staged')) verdict(`${s.label}: --staged, one helper`, ...time(byId(s, 'check-staged')), 0.75, ' s');
+    if (byId(s, 'eslint-recommended') || byId(s, 'eslint-parser')) verdict(`${s.label}: eslint+tripwire / eslint, cold`, ...ratios(s, 'eslint-recommended', 'eslint-parser'), 1.3, '×');
+    if (byId(s, 'eslint-recommended-cache') || byId(s, 'eslint-parser-cache')) verdict(`${s.label}: eslint+tripwire / eslint, --cache`, ...ratios(s, 'eslint-recommended-cache', 'eslint-parser-cache'), 1.3, '×');
   }
   const s10 = results.sizes.find((s) => s.size === 10000);
   const s50 = results.sizes.find((s) => s.size === 50000);
@@ -561,7 +561,7 @@ function main() {
       sizes: [
         ...previous.sizes
           .filter((s) => !replaced.has(s.label))
-          .map((s) => ({ runs: previous.runs, eslintRuns: previous.eslintRuns ?? previous.runs, warmups: previous.warmups ?? 1, ...s })),
+          .map((s) => ({ runs: previous.runs, eslintRuns: previous.eslintRuns ?? previous.runs, warmups: previous.warmups ?? 1, builtAt: previous.machine.builtAt, ...s })),
         ...results.sizes,
       ].sort((a, b) => a.size - b.size),
       global: results.global.length > 0 ? results.global : previous.global,
@@ -570,7 +570,7 @@ function main() {
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 
   const m = merged.machine;
-  process.stdout.write(`\n${table(merged)}\n\n${targets(merged)}\n\nMachine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os}, node ${m.node}, ${m.git}; tripwire ${m.tripwire} at ${m.tripwireCommit}${m.tripwireWorkTreeDirty ? ' (work tree dirty)' : ''}. Time: wall median (minimum) and CPU (user+system) median; ${merged.sizes.map((s) => `${s.label}: ${s.runs} runs${s.eslintRuns !== s.runs ? ` (ESLint ${s.eslintRuns})` : ''} after ${s.warmups} warm-up${s.warmups === 1 ? '' : 's'}`).join(', ')}; peak RSS: ${m.rssSource}.\nResults: ${path.relative(process.cwd(), file)}\n`);
+  process.stdout.write(`\n${table(merged)}\n\n${targets(merged)}\n\nMachine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os}, node ${m.node}, ${m.git}; tripwire ${m.tripwire}, HEAD ${m.tripwireCommit}${m.tripwireWorkTreeDirty ? ' (work tree dirty)' : ''}, build of ${[...new Set(merged.sizes.map((s) => s.builtAt))].join(' / ')}. Time: wall median (minimum) and CPU (user+system) median; ${merged.sizes.map((s) => `${s.label}: ${s.runs} run${s.runs === 1 ? '' : 's'}${s.eslintRuns !== s.runs ? ` (ESLint ${s.eslintRuns})` : ''} after ${s.warmups} warm-up${s.warmups === 1 ? '' : 's'}`).join(', ')}; peak RSS: ${m.rssSource}.\nResults: ${path.relative(process.cwd(), file)}\n`);
   const bad = [...merged.sizes.flatMap((s) => s.commands), ...merged.global].filter((r) => r.status === 'failed' || r.status === 'mismatch');
   return bad.length > 0 ? 1 : 0;
 }
