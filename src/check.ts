@@ -19,6 +19,7 @@ import { findGitRoot } from './repo/git.js';
 import type { TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
+import { UsageError } from './errors.js';
 
 /** Findings tripwire raises about its own inputs rather than a contract. */
 export const CORE_RULES = {
@@ -28,10 +29,7 @@ export const CORE_RULES = {
   'invalid-suppression': 'A tripwire-disable comment without a reason, or naming an unknown rule.',
 } as const;
 
-/** A mistake in how tripwire was called: the CLI exits 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from './errors.js';
 
 export interface CheckOptions {
   cwd: string;

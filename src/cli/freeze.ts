@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { simpleGit } from 'simple-git';
+import { simpleGit } from '../repo/git.js';
 import { inspectFrozen, inspectLocks, type FrozenProblem } from '../../rules/no-weakened-frozen-tests-utils/inspect.js';
 import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../../rules/no-weakened-frozen-tests-utils/manifests.js';
 import rule from '../../rules/no-weakened-frozen-tests.js';

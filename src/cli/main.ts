@@ -2,17 +2,15 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../../rules/ids.js';
-import { rules } from '../../rules/index.js';
-import { CORE_RULES, run, severityOf, UsageError } from '../check.js';
-import { CONFIG_FILE_NAMES } from '../config/schema.js';
-import { ConfigError } from '../config/errors.js';
+import { CONFIG_FILE_NAMES } from '../config/names.js';
+import { UsageError } from '../errors.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor, type RuleMetaForReport } from '../report/index.js';
 import { DOCS_BASE_URL } from '../rule.js';
-import { MissingRefError } from '../repo/diff.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
-import { freezeCommand, lockCommand } from './freeze.js';
-import { initCommand } from './init.js';
-import { selectCommand } from './select.js';
+
+// Everything heavier than this module's own imports (the rules, the model,
+// git, zod, the compiler) is imported by the command that needs it: `--version`,
+// `--help` and a usage error load none of it.
 
 const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
 
@@ -92,12 +90,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr(`tripwire: invalid configuration\n${error.message}\n`);
+    // Matched by name: the modules that define these errors load only with the command that throws them.
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'ConfigError') {
+      io.stderr(`tripwire: invalid configuration\n${(error as Error).message}\n`);
       return 2;
     }
-    if (error instanceof MissingRefError) {
-      io.stderr(`tripwire: ${error.message}\n`);
+    if (name === 'MissingRefError') {
+      io.stderr(`tripwire: ${(error as Error).message}\n`);
       return 2;
     }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
@@ -121,11 +121,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (command === 'check') return checkCommand(rest, io);
-  if (command === 'select') return selectCommand(rest, io, HELP);
-  if (command === 'init') return initCommand(rest, io, HELP);
+  if (command === 'select') return (await import('./select.js')).selectCommand(rest, io, HELP);
+  if (command === 'init') return (await import('./init.js')).initCommand(rest, io, HELP);
   if (command === 'explain') return explainCommand(rest, io);
-  if (command === 'freeze') return freezeCommand(rest, io, HELP, (args) => checkCommand(args, io));
-  if (command === 'lock') return lockCommand(rest, io, HELP);
+  if (command === 'freeze') return (await import('./freeze.js')).freezeCommand(rest, io, HELP, (args) => checkCommand(args, io));
+  if (command === 'lock') return (await import('./freeze.js')).lockCommand(rest, io, HELP);
   throw new UsageError(`unknown command '${command}'`);
 }
 
@@ -162,6 +162,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings expects a non-negative integer, got '${values['max-warnings']}'`);
   }
   const cwd = resolve(io.cwd, values.cwd ?? '.');
+  const { CORE_RULES, run, severityOf } = await import('../check.js');
   const result = await run({
     cwd,
     cache: values.cache,
@@ -190,10 +191,11 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
 }
 
-function explainCommand(argv: string[], io: Io): number {
+async function explainCommand(argv: string[], io: Io): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
   const id = positionals[0];
   if (id === undefined) throw new UsageError(`explain needs a rule id (known: ${RULE_IDS.join(', ')})`);
+  const { rules } = await import('../../rules/index.js');
   if (!rules.some((rule) => rule.id === id)) {
     throw new UsageError(RULE_IDS.some((known) => known === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}' (known: ${rules.map((r) => r.id).join(', ')})`);
   }

@@ -2,15 +2,7 @@ import * as z from 'zod';
 import { RULE_IDS } from '../../rules/ids.js';
 import type { SeveritySetting } from '../types.js';
 
-/**
- * Config files searched in the working directory, first match wins. When none exists, the
- * `"tripwire"` key of package.json ({@link PACKAGE_JSON_KEY}) is read; parent directories are
- * never searched. Both files are JSONC: comments and trailing commas are allowed.
- */
-export const CONFIG_FILE_NAMES = ['tripwire.config.json', 'tripwire.config.jsonc'] as const;
-
-/** The package.json key that may hold the configuration instead of a config file. */
-export const PACKAGE_JSON_KEY = 'tripwire';
+export { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from './names.js';
 
 export const SEVERITY_SETTINGS = ['error', 'warn', 'off'] as const satisfies readonly SeveritySetting[];
 

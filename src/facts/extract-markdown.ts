@@ -1,5 +1,6 @@
 import type { Token } from 'markdown-it';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
+import { loadYaml } from '../parse/yaml.js';
 import { parseMarkdown } from '../parse/markdown.js';
 import type { Loc } from '../types.js';
 import { shellEnvRefs } from './env-lexical.js';
@@ -68,6 +69,7 @@ function frontMatterEnd(lines: readonly string[]): number | null {
 
 function frontMatter(lines: readonly string[], end: number, facts: MarkdownFacts): { entries: FrontMatterEntry[]; lines: TextRun[] } {
   const text = lines.slice(1, end).join('\n');
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false, prettyErrors: false });
   const locOf = (start: number, stop: number): Loc => {

@@ -1,4 +1,4 @@
-import { simpleGit } from 'simple-git';
+import { simpleGit } from '../repo/git.js';
 import { Evaluator, type Value } from '../model/evaluate.js';
 import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../parse/typescript.js';

@@ -1,8 +1,8 @@
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Expr } from '../facts/types.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
+import { loadYaml } from '../parse/yaml.js';
 import { FILE_START, lineIndex, rangeLoc } from './positions.js';
 
 /** A value evaluated statically, each part with where it was written. */
@@ -374,6 +374,7 @@ function jsonValue(file: string, text: string, errors: EvalError[]): Value | nul
 }
 
 function yamlValue(file: string, text: string, errors: EvalError[]): Value | null {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true });
   const locOf = (range: readonly number[] | null | undefined): Loc => {

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
-import { createBlobReader, findGitRoot } from './git.js';
+import type { SimpleGit } from 'simple-git';
+import { createBlobReader, findGitRoot, simpleGit } from './git.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 

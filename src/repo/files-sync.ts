@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
+import { createRequire } from 'node:module';
+import type FastGlob from 'fast-glob';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
 
 /**
@@ -44,7 +45,7 @@ function listFilesSync(top: string, prefix: string): string[] {
 }
 
 function walkSync(dir: string): string[] {
-  const entries = fg.sync('**/*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore: ['**/node_modules/**', '**/.git/**', '**/.git'] });
+  const entries = loadFastGlob().sync('**/*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore: ['**/node_modules/**', '**/.git/**', '**/.git'] });
   const all = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).map((entry) => entry.path);
   const sources: GitignoreSource[] = [];
   for (const rel of all) {
@@ -57,4 +58,9 @@ function walkSync(dir: string): string[] {
   }
   const ignored = createIgnoreFilter(sources);
   return all.filter((rel) => !ignored(rel)).sort();
+}
+
+/** fast-glob walks only outside a git work tree: loaded there, on first use. */
+function loadFastGlob(): typeof FastGlob {
+  return createRequire(import.meta.url)('fast-glob') as typeof FastGlob;
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
+import { createRequire } from 'node:module';
+import type FastGlob from 'fast-glob';
 import { findGitRoot, isIgnoredDirectory, listFiles } from './git.js';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
 
@@ -20,7 +21,7 @@ export async function discoverFiles(dir: string): Promise<{ files: string[]; git
 
 async function walk(dir: string): Promise<string[]> {
   // Like git: list symlinks as entries but never follow a linked directory.
-  const entries = await fg('**/*', {
+  const entries = await loadFastGlob()('**/*', {
     cwd: dir,
     dot: true,
     onlyFiles: false,
@@ -60,4 +61,9 @@ export async function readText(root: string, rel: string): Promise<ReadResult> {
   } catch (error) {
     return { ok: false, error: describe(error) };
   }
+}
+
+/** fast-glob walks only outside a git work tree: loaded there, on first use. */
+function loadFastGlob(): typeof FastGlob {
+  return createRequire(import.meta.url)('fast-glob') as typeof FastGlob;
 }

@@ -2,13 +2,50 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import { realpath } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
+import { createRequire } from 'node:module';
+import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
+
+let simpleGitFactory: ((options: Partial<SimpleGitOptions>) => SimpleGit) | undefined;
+
+/** A simple-git client for `baseDir`; the library loads on first use, so commands that never reach git do not pay for it. */
+export function simpleGit(options: Partial<SimpleGitOptions>): SimpleGit {
+  simpleGitFactory ??= (createRequire(import.meta.url)('simple-git') as { simpleGit: typeof SimpleGitFactory }).simpleGit;
+  return simpleGitFactory(options);
+}
+
+interface GitOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One git command's exit code and output, for the listing every check starts
+ * with: a plain child process, because loading simple-git costs more than
+ * these commands do. Fails only when git cannot be started at all.
+ */
+export function gitOutput(cwd: string, args: readonly string[]): Promise<GitOutput> {
+  return new Promise((resolve, reject) => {
+    execFile('git', [...args], { cwd, encoding: 'utf8', maxBuffer: Number.POSITIVE_INFINITY }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** git's standard output; a non-zero exit is an error carrying git's message. */
+async function gitRaw(cwd: string, args: readonly string[]): Promise<string> {
+  const result = await gitOutput(cwd, args);
+  if (result.code !== 0) throw new Error(`git ${args[0] ?? ''} failed (exit ${result.code}): ${result.stderr.trim()}`);
+  return result.stdout;
+}
 
 /** The top level of the work tree that contains `dir`, or null outside one (or inside `.git`). */
 export async function findGitRoot(dir: string): Promise<string | null> {
   try {
-    const top = (await simpleGit({ baseDir: dir }).revparse(['--show-toplevel'])).trim();
-    return top === '' ? null : path.resolve(top);
+    const result = await gitOutput(dir, ['rev-parse', '--show-toplevel']);
+    const top = result.stdout.trim();
+    return result.code !== 0 || top === '' ? null : path.resolve(top);
   } catch {
     return null;
   }
@@ -33,7 +70,10 @@ async function subdirectory(root: string, dir: string): Promise<string> {
 export async function isIgnoredDirectory(root: string, dir: string): Promise<boolean> {
   const prefix = await subdirectory(root, dir);
   if (prefix === '') return false;
-  return (await simpleGit({ baseDir: root }).checkIgnore([prefix])).length > 0;
+  // check-ignore exits 0 when the path is ignored and 1 when it is not.
+  const result = await gitOutput(root, ['check-ignore', '-q', '--', prefix]);
+  if (result.code > 1) throw new Error(`git check-ignore failed (exit ${result.code}): ${result.stderr.trim()}`);
+  return result.code === 0;
 }
 
 function splitNul(output: string): string[] {
@@ -51,12 +91,11 @@ interface IndexListing {
 async function listIndex(root: string, dir: string, withModified: boolean): Promise<IndexListing & { modified: Set<string> }> {
   const prefix = await subdirectory(root, dir);
   const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
-  const git = simpleGit({ baseDir: root });
   const [stage, others, deleted, modified] = await Promise.all([
-    git.raw(['ls-files', '-z', '--stage', ...pathspec]),
-    git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
-    git.raw(['ls-files', '-z', '--deleted', ...pathspec]),
-    withModified ? git.raw(['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
+    gitRaw(root, ['ls-files', '-z', '--stage', ...pathspec]),
+    gitRaw(root, ['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
+    gitRaw(root, ['ls-files', '-z', '--deleted', ...pathspec]),
+    withModified ? gitRaw(root, ['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
   ]);
 
   const tracked = new Map<string, string>();
