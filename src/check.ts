@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from '../rules/ids.js';
 import { rules as allRules } from '../rules/index.js';
@@ -13,6 +13,7 @@ import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
 import { mapRefs } from './model/selection.js';
 import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
+import { fileBlobId } from './repo/blob-id.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
@@ -49,12 +50,19 @@ export interface CheckOptions {
   baseline?: boolean;
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
+  /** The file listing of the root, when the caller already has it (the result cache lists first). */
+  listing?: { files: string[]; blobIds: Map<string, string> };
 }
 
 export interface RunResult extends CheckResult {
   root: string;
   model: RepoModel;
   rulesRun: readonly TripwireRule[];
+  /**
+   * What the run read from outside its file listing, each with the blob id of
+   * the content then (null: absent): a stored verdict is stale once one changes.
+   */
+  outsideInputs: ReadonlyMap<string, string | null>;
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
@@ -79,20 +87,21 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
     const state = await readStagedState(gitRoot, loaded.root);
     const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts }, diff);
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds }, diff);
   }
-  const { files } = await discoverFiles(loaded.root);
+  const { files, blobIds } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
   const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
-  return assembleModel(loaded, files, options, diff);
+  return assembleModel(loaded, files, { ...options, blobIds }, diff);
 }
 
-/** `buildModel` without `--base`, synchronously, for the ESLint surface. */
-export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
+/** `buildModel` without `--base`, synchronously, for the ESLint surface; also the blob ids it keyed facts by. */
+export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel & { blobIds: ReadonlyMap<string, string> } {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
-  return assembleModel(loaded, discoverFilesSync(loaded.root).files, options, undefined);
+  const { files, blobIds } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
+  return { ...assembleModel(loaded, files, { ...options, blobIds }, undefined), blobIds };
 }
 
-function assembleModel(loaded: LoadedConfig, files: readonly string[], options: CheckOptions & { overlays?: ReadonlyMap<string, string> }, diff: DiffInput | undefined): BuiltModel {
+function assembleModel(loaded: LoadedConfig, files: readonly string[], options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string> }, diff: DiffInput | undefined): BuiltModel {
   const { config, root } = loaded;
   const cache = openFactCache<CachedFacts>({
     root,
@@ -102,7 +111,7 @@ function assembleModel(loaded: LoadedConfig, files: readonly string[], options: 
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }) });
+  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }) });
   return { model, root, configPath: loaded.file, cache };
 }
 
@@ -150,7 +159,17 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     root,
     model,
     rulesRun: selected.map((s) => s.rule),
+    outsideInputs: outsideInputs(model),
   };
+}
+
+function outsideInputs(model: RepoModel): Map<string, string | null> {
+  const inputs = new Map(model.outsideInputs());
+  // The manifests are read whether or not git lists them (a baseline may be ignored).
+  for (const manifest of [model.config.frozen, model.config.locks, model.config.baseline]) {
+    if (!model.fileSet.has(manifest)) inputs.set(manifest, fileBlobId(join(model.root, manifest)));
+  }
+  return inputs;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface Summary {
   baselineFixed?: number;
   /** With --update-baseline: the entries written. */
   baselineWritten?: number;
+  /** The verdict of an earlier run with the same inputs (the CLI's result cache), not recomputed. */
+  cached?: boolean;
 }
 
 export interface CheckResult {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EMPTY_FROZEN,
@@ -53,11 +53,8 @@ export function changeOfOldPath(model: RepoModel, oldPath: string): FileChange |
 }
 
 export function sha256OfFile(model: RepoModel, path: string): string | null {
-  try {
-    return `sha256:${createHash('sha256').update(readFileSync(join(model.root, path))).digest('hex')}`;
-  } catch {
-    return null;
-  }
+  const bytes = model.bytes(path);
+  return bytes === null ? null : `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 /** `path/to/file.test.ts::suite > test` → its file and its name within the file. */

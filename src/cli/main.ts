@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../../rules/ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { UsageError } from '../errors.js';
-import { isReporterName, REPORTER_NAMES, report, shouldColor, type RuleMetaForReport } from '../report/index.js';
+import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
+import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 
@@ -161,9 +162,9 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     maxWarnings = Number(values['max-warnings']);
     if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings expects a non-negative integer, got '${values['max-warnings']}'`);
   }
+  const started = performance.now();
   const cwd = resolve(io.cwd, values.cwd ?? '.');
-  const { CORE_RULES, run, severityOf } = await import('../check.js');
-  const result = await run({
+  const options = {
     cwd,
     cache: values.cache,
     paths: positionals,
@@ -174,20 +175,35 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     ...(values.staged === true && { staged: true }),
     ...(values.baseline === false && { baseline: false }),
     ...(values['update-baseline'] === true && { updateBaseline: true }),
-  });
-  const ruleMeta: RuleMetaForReport[] = [
-    ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),
-    ...Object.entries(CORE_RULES).map(([id, description]) => ({ id, description, url: `${DOCS_BASE_URL}README.md#${id}` })),
-  ];
-  const output = await report(format, result, {
-    cwd: result.root,
+  };
+  // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
+  const probe = values.cache && values['update-baseline'] !== true ? await (await import('../results-cache.js')).probeResults(options) : null;
+  let verdict: StoredRun;
+  if (probe?.hit) {
+    verdict = probe.hit;
+  } else {
+    const { CORE_RULES, run, severityOf } = await import('../check.js');
+    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }) });
+    verdict = {
+      root: result.root,
+      findings: result.findings,
+      summary: result.summary,
+      rules: [
+        ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),
+        ...Object.entries(CORE_RULES).map(([id, description]) => ({ id, description, url: `${DOCS_BASE_URL}README.md#${id}` })),
+      ],
+    };
+    probe?.store(verdict, result.outsideInputs);
+  }
+  const { errors, warnings } = verdict.summary;
+  const output = await report(format, { findings: verdict.findings, summary: { ...verdict.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
+    cwd: verdict.root,
     color: values['output-file'] === undefined && format === 'stylish' && shouldColor({ isTTY: io.isTTY }, io.env),
-    rules: ruleMeta,
+    rules: verdict.rules,
     toolVersion: VERSION,
   });
   if (values['output-file'] !== undefined) writeAtomically(resolve(io.cwd, values['output-file']), output);
   else io.stdout(output);
-  const { errors, warnings } = result.summary;
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
 }
 

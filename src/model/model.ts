@@ -8,6 +8,7 @@ import { extractScriptFacts } from '../facts/extract-script.js';
 import type { CachedFacts, FileFacts, MarkdownFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
+import { blobId } from '../repo/blob-id.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
@@ -15,7 +16,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 4;
+export const FACTS_VERSION = 5;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error';
@@ -40,6 +41,12 @@ export interface ModelOptions {
   cache: FactCache<CachedFacts> | null;
   /** Text that replaces a file's bytes on disk (an editor buffer). */
   overlays?: ReadonlyMap<string, string>;
+  /**
+   * Git blob ids of files whose content git knows unchanged: their cached
+   * facts are found without reading them. Any other file is read and keyed
+   * by the blob id of its bytes, so one key scheme serves both.
+   */
+  blobIds?: ReadonlyMap<string, string>;
   diff?: DiffInput;
 }
 
@@ -57,12 +64,16 @@ export class RepoModel {
   readonly fileSet: ReadonlySet<string>;
   /** Files that could not be read or parsed, in the order they were met. */
   readonly problems: FileProblem[] = [];
-  readonly stats = { parsed: 0, cached: 0 };
+  /** Facts parsed and found in the cache, and files read from disk (`text`). */
+  readonly stats = { parsed: 0, cached: 0, read: 0 };
   /** With `--base`: the merge base and what changed since, renames detected by git. */
   readonly diff: { base: string; changes: readonly FileChange[] } | null;
 
   private readonly cache: FactCache<CachedFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
+  private readonly blobIds: ReadonlyMap<string, string>;
+  /** Files outside the listing that the rules read or probed: content digest, null when absent. */
+  private readonly outsideReads = new Map<string, string | null>();
   private readonly factsMemo = new Map<string, FileFacts | null>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
@@ -82,6 +93,7 @@ export class RepoModel {
     this.configFile = options.configFile;
     this.cache = options.cache;
     this.overlays = options.overlays ?? new Map();
+    this.blobIds = options.blobIds ?? new Map();
     this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
     this.oldTexts = options.diff?.oldTexts ?? new Map();
     const ignored = compileGlobs(options.config.ignore);
@@ -166,6 +178,7 @@ export class RepoModel {
     if (overlay !== undefined) return overlay;
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     let text: string | null = null;
+    this.stats.read++;
     try {
       text = readFileSync(join(this.root, file), 'utf8');
     } catch (error) {
@@ -173,7 +186,32 @@ export class RepoModel {
       this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${reason}`, loc: NO_LOC });
     }
     this.textMemo.set(file, text);
+    if (!this.fileSet.has(file)) this.outsideReads.set(file, text === null ? null : blobId(text));
     return text;
+  }
+
+  /**
+   * The bytes of a repo-relative file, for hashing (locked fixtures); null
+   * when it cannot be read. Like `text`, a read outside the listing is recorded.
+   */
+  bytes(file: string): Buffer | null {
+    let bytes: Buffer | null = null;
+    try {
+      bytes = readFileSync(join(this.root, file));
+    } catch {
+      bytes = null;
+    }
+    if (!this.fileSet.has(file)) this.outsideReads.set(file, bytes === null ? null : blobId(bytes));
+    return bytes;
+  }
+
+  /**
+   * What this run read from outside the file listing (a manifest git ignores,
+   * a path probed and found absent), each with the git blob id of its content
+   * or null. A cached verdict is only as fresh as these.
+   */
+  outsideInputs(): ReadonlyMap<string, string | null> {
+    return this.outsideReads;
   }
 
   /** The bytes on disk, ignoring overlays, without recording a problem: null when there are none. */
@@ -197,6 +235,7 @@ export class RepoModel {
       files: added.length === 0 ? this.files : [...this.files, ...added].sort(),
       cache: this.cache,
       overlays,
+      blobIds: this.blobIds,
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }
@@ -206,10 +245,7 @@ export class RepoModel {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined || this.factsMemo.has(file)) return memo ?? null;
     let facts: FileFacts | null = null;
-    if (isScriptFile(file) && this.fileSet.has(file)) {
-      const text = this.text(file);
-      if (text !== null) facts = this.extract(file, text);
-    }
+    if (isScriptFile(file) && this.fileSet.has(file)) facts = this.extract(file, this.knownId(file));
     this.factsMemo.set(file, facts);
     if (facts) {
       for (const error of facts.parseErrors) {
@@ -228,7 +264,7 @@ export class RepoModel {
   oldFacts(path: string): FileFacts | null {
     if (this.oldFactsMemo.has(path)) return this.oldFactsMemo.get(path) ?? null;
     const text = this.oldText(path);
-    const facts = text !== null && isScriptFile(path) ? this.extract(path, text) : null;
+    const facts = text !== null && isScriptFile(path) ? this.extract(path, null, text) : null;
     this.oldFactsMemo.set(path, facts);
     return facts;
   }
@@ -237,18 +273,25 @@ export class RepoModel {
   markdownFacts(file: string): MarkdownFacts | null {
     if (this.markdownMemo.has(file)) return this.markdownMemo.get(file) ?? null;
     let facts: MarkdownFacts | null = null;
-    const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
-    if (text !== null) {
-      const key = createHash('sha1').update('markdown\0').update(text).digest('hex');
-      const cached = this.cache?.get(key);
-      if (cached?.kind === 'markdown') {
+    const known = isMarkdownFile(file) && this.fileSet.has(file) ? this.knownId(file) : null;
+    const cached = known === null ? undefined : this.cache?.get(markdownKey(known));
+    if (cached?.kind === 'markdown') {
+      this.stats.cached++;
+      facts = cached;
+    } else {
+      const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
+      const key = text === null ? null : markdownKey(blobId(text));
+      const byContent = key === null || known !== null ? undefined : this.cache?.get(key);
+      if (byContent?.kind === 'markdown') {
         this.stats.cached++;
-        facts = cached;
-      } else {
+        facts = byContent;
+      } else if (text !== null && key !== null) {
         facts = extractMarkdownFacts(text);
         this.stats.parsed++;
         this.cache?.set(key, facts);
       }
+    }
+    if (facts) {
       for (const error of facts.parseErrors) {
         this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
       }
@@ -262,11 +305,27 @@ export class RepoModel {
     return [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
   }
 
-  private extract(file: string, text: string): FileFacts {
-    // The path is part of the key (the script kind depends on it), and so are
-    // the recorded callee names, the only configuration the facts depend on.
-    const key = createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(text).digest('hex');
-    const cached = this.cache?.get(key);
+  /** The blob id git recorded for an unchanged file, which spares reading it; null when the content must be read. */
+  private knownId(file: string): string | null {
+    return this.overlays.has(file) ? null : (this.blobIds.get(file) ?? null);
+  }
+
+  /**
+   * Facts of a script: from the cache by `known` (a blob id) when given,
+   * else from `text` (read here when not passed); null when unreadable.
+   */
+  private extract(file: string, known: string | null, given?: string): FileFacts | null {
+    if (known !== null) {
+      const cached = this.cache?.get(this.scriptKey(file, known));
+      if (cached?.kind === 'script') {
+        this.stats.cached++;
+        return cached;
+      }
+    }
+    const text = given ?? this.text(file);
+    if (text === null) return null;
+    const key = this.scriptKey(file, blobId(text));
+    const cached = known === null ? this.cache?.get(key) : undefined;
     if (cached?.kind === 'script') {
       this.stats.cached++;
       return cached;
@@ -275,6 +334,12 @@ export class RepoModel {
     this.stats.parsed++;
     this.cache?.set(key, facts);
     return facts;
+  }
+
+  private scriptKey(file: string, id: string): string {
+    // The path is part of the key (the script kind depends on it), and so are
+    // the recorded callee names, the only configuration the facts depend on.
+    return createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
   }
 
   /**
@@ -309,4 +374,8 @@ export class RepoModel {
     this.resolver ??= createResolver(this.root, this.fileSet, (file) => this.text(file) ?? undefined);
     return this.resolver.resolve(fromFile, specifier);
   }
+}
+
+function markdownKey(id: string): string {
+  return `markdown:${id}`;
 }

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { createBlobReader, findGitRoot, simpleGit } from './git.js';
+import { parseListing, splitNul } from './listing.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -81,9 +82,6 @@ async function subdirectory(root: string, dir: string): Promise<string> {
   return rel.split(path.sep).join('/');
 }
 
-function splitNul(output: string): string[] {
-  return output.split('\0').filter((entry) => entry !== '');
-}
 
 export interface ChangedFilesOptions {
   /** Compare with the merge base of this ref and HEAD (see resolveBase); a merge base resolves to itself. */
@@ -202,6 +200,8 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 export interface StagedState {
   /** The files in the index (what the commit will hold), relative to `dir`. */
   files: string[];
+  /** The index blob id of every file whose work tree content equals it. */
+  blobIds: Map<string, string>;
   /** The index text of every file whose work tree differs from the index (partially staged, or deleted unstaged). */
   indexTexts: Map<string, string>;
   /** HEAD, or the empty tree before the first commit. */
@@ -221,16 +221,19 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const git = simpleGit({ baseDir: root });
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const [indexed, unstaged, head] = await Promise.all([
-    git.raw(['ls-files', '-z', '--cached', ...pathspec]),
+    git.raw(['ls-files', '-z', '--stage', ...pathspec]),
     git.raw(['diff', '-z', '--name-only', '--no-relative', '--no-ext-diff', ...pathspec]),
     attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
   ]);
-  const files = [...new Set(splitNul(indexed).map(local))].sort();
+  // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
+  const { files, blobIds: ids } = parseListing(prefix, { stage: indexed, others: '', deleted: '', modified: '' }, true);
   const fileSet = new Set(files);
   const differing = splitNul(unstaged).map(local).filter((file) => fileSet.has(file));
+  // The index id of every file the work tree agrees with: its facts need no read.
+  for (const file of differing) ids.delete(file);
   const base = head?.trim() || EMPTY_TREE;
   const changes = await diffChanges(root, dir, base, { staged: true });
   const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
   const [indexTexts, oldTexts] = await Promise.all([readTextsAt(root, dir, '', differing), readTextsAt(root, dir, base, oldPaths)]);
-  return { files, indexTexts, base, changes, oldTexts };
+  return { files, blobIds: ids, indexTexts, base, changes, oldTexts };
 }

@@ -4,20 +4,21 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
+import { parseListing, pathspecFor, type FileListing } from './listing.js';
 
 /**
  * `discoverFiles`, synchronously, for the ESLint surface: ESLint rules cannot
  * wait for a promise, and simple-git has no synchronous API, so this runs the
  * same `git ls-files` listings through `execFileSync`.
  */
-export function discoverFilesSync(dir: string): { files: string[]; git: boolean } {
+export function discoverFilesSync(dir: string, options: { blobIds?: boolean } = {}): { files: string[]; git: boolean; blobIds: Map<string, string> } {
   const top = gitOutput(dir, ['rev-parse', '--show-toplevel'])?.trim();
   if (top) {
     const prefix = path.relative(realpathSync(top), realpathSync(dir)).split(path.sep).join('/');
     const ignored = prefix !== '' && gitOutput(top, ['check-ignore', '-q', prefix]) !== null;
-    if (!prefix.startsWith('..') && !ignored) return { files: listFilesSync(top, prefix), git: true };
+    if (!prefix.startsWith('..') && !ignored) return { ...listFilesSync(top, prefix, options.blobIds === true), git: true };
   }
-  return { files: walkSync(dir), git: false };
+  return { files: walkSync(dir), git: false, blobIds: new Map() };
 }
 
 function gitOutput(cwd: string, args: string[]): string | null {
@@ -28,20 +29,9 @@ function gitOutput(cwd: string, args: string[]): string | null {
   }
 }
 
-function listFilesSync(top: string, prefix: string): string[] {
-  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
-  const nul = (args: string[]): string[] => (gitOutput(top, ['ls-files', '-z', ...args, ...pathspec]) ?? '').split('\0').filter((entry) => entry !== '');
-  const deleted = new Set(nul(['--deleted']));
-  const files = new Set<string>();
-  for (const entry of nul(['--stage'])) {
-    const tab = entry.indexOf('\t');
-    // Submodules (gitlinks, mode 160000) are not files.
-    if (tab === -1 || entry.startsWith('160000 ')) continue;
-    const fullName = entry.slice(tab + 1);
-    if (!deleted.has(fullName)) files.add(fullName);
-  }
-  for (const fullName of nul(['--others', '--exclude-standard'])) if (!fullName.endsWith('/')) files.add(fullName);
-  return [...files].map((fullName) => (prefix === '' ? fullName : fullName.slice(prefix.length + 1))).sort();
+function listFilesSync(top: string, prefix: string, withIds: boolean): FileListing {
+  const list = (...args: string[]): string => gitOutput(top, ['ls-files', '-z', ...args, ...pathspecFor(prefix)]) ?? '';
+  return parseListing(prefix, { stage: list('--stage'), others: list('--others', '--exclude-standard'), deleted: list('--deleted'), modified: withIds ? list('--modified') : '' }, withIds);
 }
 
 function walkSync(dir: string): string[] {

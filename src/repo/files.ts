@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
-import { findGitRoot, isIgnoredDirectory, listFiles } from './git.js';
+import { findGitRoot, isIgnoredDirectory, listFilesWithIds } from './git.js';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
 
 export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
@@ -12,11 +12,13 @@ export type ReadResult = { ok: true; text: string } | { ok: false; error: string
  * tree this is what git sees (tracked plus untracked-not-ignored); elsewhere,
  * or in a directory git ignores, a walk that honours every `.gitignore` under
  * `dir` (checking an ignored directory must not silently check nothing).
+ * With `blobIds`, the git blob id of every file whose content git knows
+ * unchanged (none outside git).
  */
-export async function discoverFiles(dir: string): Promise<{ files: string[]; git: boolean }> {
+export async function discoverFiles(dir: string, options: { blobIds?: boolean } = {}): Promise<{ files: string[]; git: boolean; blobIds: Map<string, string> }> {
   const root = await findGitRoot(dir);
-  if (root !== null && !(await isIgnoredDirectory(root, dir))) return { files: await listFiles(root, dir), git: true };
-  return { files: await walk(dir), git: false };
+  if (root !== null && !(await isIgnoredDirectory(root, dir))) return { ...(await listFilesWithIds(root, dir, options.blobIds === true)), git: true };
+  return { files: await walk(dir), git: false, blobIds: new Map() };
 }
 
 async function walk(dir: string): Promise<string[]> {

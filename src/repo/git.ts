@@ -4,6 +4,9 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
+import { parseListing, pathspecFor, type FileListing } from './listing.js';
+
+export type { FileListing } from './listing.js';
 
 let simpleGitFactory: ((options: Partial<SimpleGitOptions>) => SimpleGit) | undefined;
 
@@ -76,48 +79,16 @@ export async function isIgnoredDirectory(root: string, dir: string): Promise<boo
   return result.code === 0;
 }
 
-function splitNul(output: string): string[] {
-  return output.split('\0').filter((entry) => entry !== '');
-}
-
-interface IndexListing {
-  prefix: string;
-  /** Tracked entries that are files (gitlinks of submodules excluded): path → blob id. */
-  tracked: Map<string, string>;
-  untracked: string[];
-  deleted: Set<string>;
-}
-
-async function listIndex(root: string, dir: string, withModified: boolean): Promise<IndexListing & { modified: Set<string> }> {
+async function listIndex(root: string, dir: string, withIds: boolean): Promise<FileListing> {
   const prefix = await subdirectory(root, dir);
-  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const pathspec = pathspecFor(prefix);
   const [stage, others, deleted, modified] = await Promise.all([
     gitRaw(root, ['ls-files', '-z', '--stage', ...pathspec]),
     gitRaw(root, ['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
     gitRaw(root, ['ls-files', '-z', '--deleted', ...pathspec]),
-    withModified ? gitRaw(root, ['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
+    withIds ? gitRaw(root, ['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
   ]);
-
-  const tracked = new Map<string, string>();
-  for (const entry of splitNul(stage)) {
-    // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
-    const tab = entry.indexOf('\t');
-    const [mode, oid] = entry.slice(0, tab).split(' ');
-    if (tab === -1 || mode === undefined || oid === undefined || mode === '160000') continue;
-    tracked.set(entry.slice(tab + 1), oid);
-  }
-  return {
-    prefix,
-    tracked,
-    // An untracked nested repository is listed as `dir/`: it is not a file.
-    untracked: splitNul(others).filter((entry) => !entry.endsWith('/')),
-    deleted: new Set(splitNul(deleted)),
-    modified: new Set(splitNul(modified)),
-  };
-}
-
-function relativeTo(prefix: string, fullName: string): string {
-  return prefix === '' ? fullName : fullName.slice(prefix.length + 1);
+  return parseListing(prefix, { stage, others, deleted, modified }, withIds);
 }
 
 /**
@@ -126,13 +97,12 @@ function relativeTo(prefix: string, fullName: string): string {
  * POSIX, sorted and unique. `root` is the work tree top level (findGitRoot).
  */
 export async function listFiles(root: string, dir: string): Promise<string[]> {
-  const { prefix, tracked, untracked, deleted } = await listIndex(root, dir, false);
-  const files = new Set<string>();
-  for (const fullName of tracked.keys()) {
-    if (!deleted.has(fullName)) files.add(relativeTo(prefix, fullName));
-  }
-  for (const fullName of untracked) files.add(relativeTo(prefix, fullName));
-  return [...files].sort();
+  return (await listIndex(root, dir, false)).files;
+}
+
+/** `listFiles`, and with `withIds` the blob ids of the unmodified files from the same listing (one more `git ls-files`). */
+export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
+  return listIndex(root, dir, withIds);
 }
 
 /**
@@ -142,12 +112,7 @@ export async function listFiles(root: string, dir: string): Promise<string[]> {
  * untracked, deleted) must be keyed by its content instead.
  */
 export async function listBlobIds(root: string, dir: string): Promise<Map<string, string>> {
-  const { prefix, tracked, deleted, modified } = await listIndex(root, dir, true);
-  const ids = new Map<string, string>();
-  for (const [fullName, oid] of tracked) {
-    if (!deleted.has(fullName) && !modified.has(fullName)) ids.set(relativeTo(prefix, fullName), oid);
-  }
-  return ids;
+  return (await listIndex(root, dir, true)).blobIds;
 }
 
 export interface BlobReader {

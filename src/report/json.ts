@@ -31,6 +31,7 @@ function toSummary(summary: Summary): Summary {
     baselined: summary.baselined,
     baselineFixed: summary.baselineFixed,
     baselineWritten: summary.baselineWritten,
+    cached: summary.cached,
   };
 }
 

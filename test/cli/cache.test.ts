@@ -10,6 +10,7 @@ import { makeGitRepo } from '../support/repo.js';
 interface Probe {
   parsed: number;
   cached: number;
+  read: number;
   typescriptLoaded: boolean;
   findings: string[];
 }
@@ -24,6 +25,7 @@ function probe(cwd: string, cacheLocation: string, cache = true): Probe {
     console.log(JSON.stringify({
       parsed: result.model.stats.parsed,
       cached: result.model.stats.cached,
+      read: result.model.stats.read,
       typescriptLoaded: isTypeScriptLoaded(),
       findings: result.findings.map((f) => f.file + ':' + f.line + ' ' + f.ruleId),
     }));`;
@@ -44,9 +46,26 @@ describe('the fact cache', () => {
     const dir = makeGitRepo(REPO);
     const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-cache-'));
     const cold = probe(dir, cacheLocation);
-    expect(cold).toEqual({ parsed: 3, cached: 0, typescriptLoaded: true, findings: ['test/judge.test.ts:1 no-paid-calls-in-free-tests'] });
+    // Read: the three scripts the rule reaches, and the config (whose globs a rule checks).
+    expect(cold).toEqual({ parsed: 3, cached: 0, read: 4, typescriptLoaded: true, findings: ['test/judge.test.ts:1 no-paid-calls-in-free-tests'] });
     const warm = probe(dir, cacheLocation);
-    expect(warm).toEqual({ parsed: 0, cached: 3, typescriptLoaded: false, findings: cold.findings });
+    // Every script is committed and unmodified: git's blob ids find their facts without reading them.
+    expect(warm).toEqual({ parsed: 0, cached: 3, read: 1, typescriptLoaded: false, findings: cold.findings });
+  });
+
+  it('keys a modified or untracked file by the blob id of its bytes, so its facts are reused once cached', () => {
+    const dir = makeGitRepo(REPO);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-cache-'));
+    writeFileSync(join(dir, 'test/format.test.ts'), `export const x = 2;\n`);
+    writeFileSync(join(dir, 'test/new.test.ts'), `export const y = 1;\n`);
+    // Four scripts (the paid test is not reached with the map rules off) and the config.
+    expect(probe(dir, cacheLocation)).toMatchObject({ parsed: 4, cached: 0, read: 5 });
+    // The two changed files are read again (git has no id for them) but not parsed.
+    expect(probe(dir, cacheLocation)).toMatchObject({ parsed: 0, cached: 4, read: 3, typescriptLoaded: false });
+    // Committed with the same bytes, their index ids equal the ids their bytes were keyed by.
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'more'], { cwd: dir });
+    expect(probe(dir, cacheLocation)).toMatchObject({ parsed: 0, cached: 4, read: 1 });
   });
 
   it('re-parses only the file that changed, and finds what the change introduced', () => {
@@ -57,6 +76,7 @@ describe('the fact cache', () => {
     expect(probe(dir, cacheLocation)).toEqual({
       parsed: 1,
       cached: 2,
+      read: 2,
       typescriptLoaded: true,
       findings: ['test/format.test.ts:1 no-paid-calls-in-free-tests', 'test/judge.test.ts:1 no-paid-calls-in-free-tests'],
     });

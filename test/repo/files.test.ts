@@ -57,8 +57,10 @@ describe('discoverFiles outside git', () => {
   });
 
   it('walks the directory, honouring root and nested .gitignore files', async () => {
-    expect(await discoverFiles(dir)).toEqual({
+    expect(await discoverFiles(dir, { blobIds: true })).toEqual({
       git: false,
+      // Outside git no content is known without reading it.
+      blobIds: new Map(),
       files: [
         '.config/tool.json',
         '.gitignore',
@@ -89,12 +91,24 @@ describe('discoverFiles inside git', () => {
   });
 
   it('uses git from the root and from a subdirectory', async () => {
-    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'] });
-    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'] });
+    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'], blobIds: new Map() });
+    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'], blobIds: new Map() });
+  });
+
+  it('gives the blob id of each file git knows unchanged, relative to the listed directory, and none for an edited or untracked file', async () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    write(dir, 'src/same.ts', 'export const same = 1;\n');
+    write(dir, 'src/edited.ts', 'export const edited = 1;\n');
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    write(dir, 'src/edited.ts', 'export const edited = 2;\n');
+    write(dir, 'src/new.ts', 'export {};\n');
+    const id = execFileSync('git', ['hash-object', 'src/same.ts'], { cwd: dir, encoding: 'utf8' }).trim();
+    expect(await discoverFiles(path.join(dir, 'src'), { blobIds: true })).toEqual({ git: true, files: ['edited.ts', 'new.ts', 'same.ts'], blobIds: new Map([['same.ts', id]]) });
   });
 
   it('walks a directory that git ignores instead of listing nothing', async () => {
-    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'] });
+    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'], blobIds: new Map() });
   });
 });
 

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The id git gives a blob with these bytes (`git hash-object`): the same key
+ * whether a file's id came from the index or from reading it. Text is hashed
+ * as UTF-8, the encoding it was read with.
+ */
+export function blobId(content: string | Buffer): string {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** The blob id of a file's current bytes; null when it does not exist or cannot be read. */
+export function fileBlobId(file: string): string | null {
+  try {
+    return blobId(readFileSync(file));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_FILE_NAMES } from './config/names.js';
+import { cacheDirectory } from './facts/cache.js';
+import type { RuleMetaForReport } from './report/index.js';
+import { fileBlobId } from './repo/blob-id.js';
+import { discoverFiles } from './repo/files.js';
+import { gitOutput } from './repo/git.js';
+import type { Finding, Summary } from './types.js';
+import { VERSION } from './version.js';
+
+// The whole-run result cache. A check is a pure function of the files it
+// lists, the files it read outside that listing, the configuration, the
+// options and tripwire's own code; when none of them changed, the last verdict
+// is the verdict, and a repeat run costs a git listing and a hash instead of
+// loading every fact. This module is on the path of every warm run, so it
+// imports nothing heavier than the listing itself.
+
+/** Entries kept: one per recent combination of options (check, --staged, a rule, a path…). */
+const MAX_ENTRIES = 8;
+const FORMAT = 1;
+
+/** What a run produced, as the CLI reports it. */
+export interface StoredRun {
+  root: string;
+  findings: Finding[];
+  /** As computed; `ms` is the computing run's, and a cached report states its own. */
+  summary: Summary;
+  rules: RuleMetaForReport[];
+}
+
+interface Entry {
+  key: string;
+  /** Files read outside the listing (repo-relative), with the blob id of their content then; null when absent. */
+  outside: [string, string | null][];
+  run: StoredRun;
+}
+
+export interface ResultsOptions {
+  cwd: string;
+  configFile?: string;
+  cacheLocation?: string;
+  rules?: string[];
+  paths?: string[];
+  base?: string;
+  staged?: boolean;
+  baseline?: boolean;
+}
+
+export interface ResultsProbe {
+  /** The stored verdict for exactly these inputs, or null. */
+  hit: StoredRun | null;
+  /** The listing the key was computed from: the run on a miss uses it rather than listing again. */
+  listing: { files: string[]; blobIds: Map<string, string> } | null;
+  /** Records a run's verdict under this probe's key; never throws. */
+  store(run: StoredRun, outside: ReadonlyMap<string, string | null>): void;
+}
+
+/**
+ * Looks up the verdict of a previous run with the same inputs. Null when the
+ * result cache does not apply: outside a git work tree (no cheap listing of
+ * content ids), or when the state `--base` compares with cannot be resolved
+ * (the run itself reports that).
+ */
+export async function probeResults(options: ResultsOptions): Promise<ResultsProbe | null> {
+  const cwd = resolve(options.cwd);
+  // Where loadConfig puts the root: the config file's directory, else cwd.
+  const root = options.configFile === undefined ? cwd : dirname(resolve(cwd, options.configFile));
+  const hash = createHash('sha1');
+  hash.update(`tripwire-results ${FORMAT} ${VERSION} ${toolFingerprint()}\0`);
+  hash.update(
+    JSON.stringify({
+      root,
+      cwd,
+      configFile: options.configFile ?? null,
+      rules: options.rules ?? null,
+      paths: options.paths ?? [],
+      base: options.base ?? null,
+      staged: options.staged === true,
+      baseline: options.baseline !== false,
+    }),
+  );
+  for (const name of options.configFile === undefined ? [...CONFIG_FILE_NAMES, 'package.json'] : [options.configFile]) {
+    hash.update(`\0config ${name} ${fileBlobId(resolve(cwd, name)) ?? '-'}`);
+  }
+
+  let listing: ResultsProbe['listing'] = null;
+  if (options.staged === true) {
+    // A staged check reads the index and HEAD, never the work tree (the config aside).
+    const [index, head] = await Promise.all([gitOutput(root, ['ls-files', '-z', '--stage']), gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])]);
+    if (index.code !== 0) return null;
+    hash.update(`\0head ${head.stdout.trim()}\0`).update(index.stdout);
+  } else {
+    const found = await discoverFiles(root, { blobIds: true });
+    if (!found.git) return null;
+    listing = { files: found.files, blobIds: found.blobIds };
+    for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? fileBlobId(join(root, file)) ?? '-'}`);
+    if (options.base !== undefined) {
+      const base = await gitOutput(root, ['merge-base', 'HEAD', options.base]);
+      if (base.code !== 0) return null;
+      hash.update(`\0base ${base.stdout.trim()}`);
+    }
+  }
+  const key = hash.digest('hex');
+
+  const file = join(cacheDirectory(root, options.cacheLocation), `results-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
+  const entries = readEntries(file);
+  const found = entries.find((entry) => entry.key === key && entry.outside.every(([path, id]) => fileBlobId(join(root, path)) === id));
+  return {
+    hit: found?.run ?? null,
+    listing,
+    store(run, outside) {
+      const entry: Entry = { key, outside: [...outside], run };
+      writeEntries(file, [entry, ...entries.filter((other) => other.key !== key)].slice(0, MAX_ENTRIES));
+    },
+  };
+}
+
+function readEntries(file: string): Entry[] {
+  try {
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries)) {
+      return data.entries.filter(isEntry);
+    }
+  } catch {
+    // Missing or corrupt: no verdict is known, and the next store replaces the file.
+  }
+  return [];
+}
+
+function isEntry(value: unknown): value is Entry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<Entry>;
+  return typeof entry.key === 'string' && Array.isArray(entry.outside) && typeof entry.run === 'object' && entry.run !== null && Array.isArray(entry.run.findings);
+}
+
+function writeEntries(file: string, entries: Entry[]): void {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, JSON.stringify({ format: FORMAT, entries }));
+    renameSync(temp, file);
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The cache directory is unusable: the next run computes its verdict again.
+    }
+  }
+}
+
+let fingerprint: string | undefined;
+
+/**
+ * tripwire's own code, by the size and mtime of every module: a rebuilt or
+ * edited tripwire never serves a verdict an older build computed, even when
+ * the version number did not change.
+ */
+function toolFingerprint(): string {
+  if (fingerprint !== undefined) return fingerprint;
+  // This module lives in `<code>/src`; the rules in `<code>/rules` (`<code>` is dist/ once built).
+  const code = dirname(dirname(fileURLToPath(import.meta.url)));
+  const hash = createHash('sha1');
+  for (const dir of ['src', 'rules']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(code, dir), { recursive: true, encoding: 'utf8' }).sort();
+    } catch {
+      names = [];
+    }
+    for (const name of names) {
+      if (!/\.[cm]?[jt]s$/.test(name)) continue;
+      const stat = statSync(join(code, dir, name), { throwIfNoEntry: false });
+      if (stat?.isFile()) hash.update(`${dir}/${name} ${stat.size} ${stat.mtimeMs}\0`);
+    }
+  }
+  fingerprint = hash.digest('hex');
+  return fingerprint;
+}
