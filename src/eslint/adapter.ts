@@ -3,6 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Rule } from 'eslint';
 import { buildModelSync, evaluate, toPosix } from '../check.js';
+import type { FactCache } from '../facts/cache.js';
+import type { CachedFacts } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { mapRefs } from '../model/selection.js';
 import type { TripwireRule } from '../rule.js';
@@ -15,6 +17,8 @@ interface Entry {
   signature: string;
   validatedAt: number;
   model: RepoModel;
+  /** The fact cache the model reads, written back after each evaluation that parsed something. */
+  cache: FactCache<CachedFacts>;
   configPath: string | null;
   /** Results per rule and options, for the files as they are on disk. */
   results: Map<string, Map<string, Finding[]>>;
@@ -42,20 +46,30 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
   if (known && now - known.validatedAt < REVALIDATE_AFTER_MS) return known;
   // The fact cache is the CLI's: a repository a hook has checked is warm here too.
   const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
-  const signature = signatureOf(built.model, built.configPath);
+  const signature = signatureOf(built.model, built.configPath, built.blobIds);
   if (known && known.signature === signature) {
     known.validatedAt = now;
     return known;
   }
-  const entry: Entry = { signature, validatedAt: now, model: built.model, configPath: built.configPath, results: new Map(), overlay: null };
+  const entry: Entry = { signature, validatedAt: now, model: built.model, cache: built.cache, configPath: built.configPath, results: new Map(), overlay: null };
   entries.set(root, entry);
   return entry;
 }
 
-function signatureOf(model: RepoModel, configPath: string | null): string {
+/**
+ * The model's inputs: the config bytes, and per file its git blob id where git
+ * knows the content unchanged (git compared the stat data already), else its
+ * size and mtime.
+ */
+function signatureOf(model: RepoModel, configPath: string | null, blobIds: ReadonlyMap<string, string>): string {
   const hash = createHash('sha1');
   if (configPath !== null) hash.update(readFileSync(configPath));
   for (const file of model.files) {
+    const id = blobIds.get(file);
+    if (id !== undefined) {
+      hash.update(`${file}\0${id}\n`);
+      continue;
+    }
     try {
       const stat = statSync(join(model.root, file));
       hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
@@ -109,6 +123,11 @@ export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): 
     cache = entry.overlay.results;
   }
   const byFile = resultsOf(model, entry.configPath, cache, rule, options);
+  // What an evaluation of the files on disk parsed serves the next lint run and
+  // `tripwire check`. Each process writes the whole file atomically, so concurrent
+  // workers only race to write equivalent facts; a no-op when nothing new was
+  // parsed. An unsaved buffer's facts are not worth a write per keystroke.
+  if (model === entry.model) entry.cache.save();
   const own = byFile.get(file) ?? [];
   if (file !== anchorFile(model)) return own;
   const elsewhere = [...byFile].filter(([other]) => !LINTED.test(other)).flatMap(([, list]) => list);

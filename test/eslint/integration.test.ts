@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import tripwire from '../../src/index.js';
-import { check } from '../../src/check.js';
+import { check, run } from '../../src/check.js';
+import { cacheDirectory } from '../../src/facts/cache.js';
+import { FACTS_VERSION } from '../../src/model/model.js';
 import { resetModels } from '../../src/eslint/adapter.js';
 import { fixtureRepo } from '../support/overlay.js';
 import { makeGitRepo } from '../support/repo.js';
-import { PACKAGE_ROOT } from '../../src/version.js';
+import { PACKAGE_ROOT, VERSION } from '../../src/version.js';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 function eslintFor(cwd: string): ESLint {
   return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: tripwire.configs.recommended });
@@ -99,5 +101,24 @@ describe('the plugin object', () => {
   it('presets name every config object and split code from Markdown', () => {
     for (const config of [...tripwire.configs.recommended, ...tripwire.configs.strict]) expect(config.name).toMatch(/^tripwire\//);
     expect(tripwire.configs.recommended[0]?.files).toEqual(['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}']);
+  });
+});
+
+describe('the fact cache', () => {
+  it('is written by a lint run, so the next tripwire check parses nothing it parsed', async () => {
+    resetModels();
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }',
+      'test/judge.test.ts': `import { judge } from './helpers/judge.js';\njudge();\n`,
+      'test/helpers/judge.ts': `import OpenAI from 'openai';\nexport const judge = () => new OpenAI();\n`,
+    });
+    // The default location, as in an editor: the repository has no node_modules.
+    const cacheFile = join(cacheDirectory(dir), `facts-${VERSION}-f${FACTS_VERSION}.json`);
+    expect(existsSync(cacheFile)).toBe(false);
+    const results = await eslintFor(dir).lintFiles(['.']);
+    expect(eslintTriples(results, dir)).toEqual(['no-paid-calls-in-free-tests test/judge.test.ts:1']);
+    expect(existsSync(cacheFile)).toBe(true);
+    const after = await run({ cwd: dir });
+    expect(after.model.stats).toMatchObject({ parsed: 0, cached: 2 });
   });
 });
