@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { linesOf, scanText } from '../../src/model/seams.js';
+import { isBinary, linesOf } from '../../src/model/seams.js';
 import { tokenOffsets } from '../../src/model/text-scan.js';
 import type { Loc } from '../../src/types.js';
 
@@ -33,39 +33,37 @@ export interface Mention {
   loc: Loc;
 }
 
-const linesMemo = new WeakMap<RepoModel, Map<string, string[] | null>>();
-
-function fileLines(model: RepoModel, file: string): string[] | null {
-  let memo = linesMemo.get(model);
-  if (!memo) {
-    memo = new Map();
-    linesMemo.set(model, memo);
-  }
-  if (memo.has(file)) return memo.get(file) ?? null;
-  const text = scanText(model, file);
-  const lines = text === null ? null : linesOf(text);
-  memo.set(file, lines);
-  return lines;
-}
-
-/** Every whole-word occurrence of each token in the repository's text files, except in files `skip` rules out. */
+/**
+ * Every whole-word occurrence of each token in the repository's text files,
+ * except in files `skip` rules out. Each file's scan is cached with its facts
+ * (keyed by the token list), so a file git knows unchanged is not read again.
+ */
 export function findMentions(model: RepoModel, tokens: readonly string[], skip: (file: string, token: string) => boolean): Mention[] {
   if (tokens.length === 0) return [];
-  const probes = tokens.map((token) => ({ token, probe: /\s/.test(token) ? null : token }));
+  const purpose = `mentions\0${tokens.join('\0')}`;
   const mentions: Mention[] = [];
   for (const file of scannableFiles(model)) {
-    const lines = fileLines(model, file);
-    if (!lines) continue;
-    lines.forEach((line, index) => {
-      const lower = line.toLowerCase();
-      for (const { token, probe } of probes) {
-        if (probe !== null ? !line.includes(probe) : !lower.includes(token.split(/\s+/)[0]?.toLowerCase() ?? '')) continue;
-        if (skip(file, token)) continue;
-        for (const offset of tokenOffsets(line, token)) {
-          mentions.push({ token, file, loc: { line: index + 1, column: offset + 1, endLine: index + 1, endColumn: offset + 1 + token.length } });
-        }
-      }
-    });
+    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(text, tokens)) ?? []) {
+      const token = tokens[index] ?? '';
+      if (skip(file, token)) continue;
+      mentions.push({ token, file, loc: { line, column, endLine: line, endColumn: column + token.length } });
+    }
   }
   return mentions;
+}
+
+/** [token index, line, column] of every whole-word occurrence, line by line; none in a binary file. */
+function scanTokens(text: string, tokens: readonly string[]): [number, number, number][] {
+  if (isBinary(text)) return [];
+  const probes = tokens.map((token) => (/\s/.test(token) ? null : token));
+  const hits: [number, number, number][] = [];
+  linesOf(text).forEach((line, index) => {
+    const lower = line.toLowerCase();
+    tokens.forEach((token, t) => {
+      const probe = probes[t];
+      if (probe !== null && probe !== undefined ? !line.includes(probe) : !lower.includes(token.split(/\s+/)[0]?.toLowerCase() ?? '')) return;
+      for (const offset of tokenOffsets(line, token)) hits.push([t, index + 1, offset + 1]);
+    });
+  });
+  return hits;
 }

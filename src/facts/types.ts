@@ -289,5 +289,11 @@ export interface MarkdownFacts {
   parseErrors: { message: string; loc: Loc }[];
 }
 
-/** What the fact cache holds: the facts of a script or of a Markdown file. */
-export type CachedFacts = FileFacts | MarkdownFacts;
+/** A plain-data value a rule derived from a file's text (`RepoModel.derived`), cached like facts. */
+export interface DerivedFacts {
+  kind: 'derived';
+  value: unknown;
+}
+
+/** What the fact cache holds: the facts of a script or of a Markdown file, and values derived from a file's text. */
+export type CachedFacts = FileFacts | MarkdownFacts | DerivedFacts;

@@ -300,6 +300,29 @@ export class RepoModel {
     return facts;
   }
 
+  /**
+   * A value computed from a file's text by `compute`, cached with the facts:
+   * keyed by `purpose` and the file's blob id, so an unchanged file is not even
+   * read. `purpose` must name every input of `compute` other than the text
+   * (a scan's token list, say), and the value must be plain JSON data. Null
+   * when the file cannot be read.
+   */
+  derived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
+    const known = this.knownId(file);
+    if (known !== null) {
+      const hit = this.cache?.get(derivedKey(purpose, known));
+      if (hit?.kind === 'derived') return hit.value as T;
+    }
+    const text = this.text(file);
+    if (text === null) return null;
+    const key = derivedKey(purpose, blobId(text));
+    const hit = known === null ? this.cache?.get(key) : undefined;
+    if (hit?.kind === 'derived') return hit.value as T;
+    const value = compute(text);
+    this.cache?.set(key, { kind: 'derived', value });
+    return value;
+  }
+
   /** Files whose facts this run has loaded, parsed or cached. */
   loadedFiles(): string[] {
     return [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
@@ -378,4 +401,8 @@ export class RepoModel {
 
 function markdownKey(id: string): string {
   return `markdown:${id}`;
+}
+
+function derivedKey(purpose: string, id: string): string {
+  return `derived:${createHash('sha1').update(purpose).update('\0').update(id).digest('hex')}`;
 }

@@ -144,8 +144,13 @@ export function shippedFiles(model: RepoModel): string[] {
 /** The text of a file to scan lexically, or null for a binary or unreadable one. */
 export function scanText(model: RepoModel, file: string): string | null {
   const text = model.text(file);
-  if (text === null || text.slice(0, 8000).includes('\u0000')) return null;
+  if (text === null || isBinary(text)) return null;
   return text;
+}
+
+/** A NUL in the first 8000 characters, git's own test for binary content. */
+export function isBinary(text: string): boolean {
+  return text.slice(0, 8000).includes('\u0000');
 }
 
 export function linesOf(text: string): string[] {
