@@ -11,6 +11,7 @@
 // Timings live here and in the README, never in test assertions.
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { generate } from './generate.mjs';
 import { median, RSS_SOURCE, runOnce } from './lib/measure.mjs';
 import { parseSize, sizeLabel } from './lib/plan.mjs';
-import { git, isClean, restoreHelper, stageHelperEdit } from './lib/repo.mjs';
+import { editHelper, git, isClean, restoreHelper, stageHelperEdit } from './lib/repo.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH);
@@ -54,12 +55,18 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
                   so that sizes measured in separate runs measure the same code
 
 Command ids: ${[
-  'floor', 'check-cold', 'check-warm', 'check-base', 'check-staged', 'eslint-parser', 'eslint-recommended',
+  'floor', 'check-cold', 'check-warm', 'check-edit', 'check-base', 'check-staged', 'eslint-parser', 'eslint-recommended',
   'eslint-parser-cache', 'eslint-recommended-cache', 'version', 'empty',
 ].join(', ')}
 `;
 
 // ------------------------------------------------------------------ validators
+
+/** Where the ESLint surface keeps tripwire's caches for `root` (it takes no --cache-location): cacheDirectory in src/facts/cache.ts. */
+function defaultFactCache(root) {
+  if (existsSync(path.join(root, 'node_modules'))) return path.join(root, 'node_modules', '.cache', 'tripwire');
+  return path.join(os.homedir(), '.cache', 'tripwire', createHash('sha1').update(path.resolve(root)).digest('hex').slice(0, 12));
+}
 
 const tail = (text, lines = 6) => (text ?? '').trim().split('\n').slice(-lines).join('\n');
 const key = (finding) => `${finding.ruleId} ${finding.file}`;
@@ -278,6 +285,24 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
     ],
     [
       {
+        id: 'check-edit',
+        label: 'tripwire check, one unstaged helper edit (cache warm)',
+        argv: check('--cache-location', cache),
+        cwd: out,
+        probe: true,
+        // A new edit per run: neither the verdict nor the edited helper's facts are cached.
+        before: (i) => {
+          original = editHelper(out, meta.stagedHelper, `${process.pid}-${Date.now()}-${i}`);
+        },
+        after: () => {
+          if (original !== null) restoreHelper(out, meta.stagedHelper, original);
+          original = null;
+        },
+        validate: checkValidator(expected, 'subset'),
+      },
+    ],
+    [
+      {
         id: 'eslint-parser',
         label: 'eslint, @typescript-eslint/parser, no rules',
         argv: eslint('eslint.parser.config.mjs'),
@@ -286,9 +311,12 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
       },
       {
         id: 'eslint-recommended',
-        label: 'eslint, parser + tripwire configs.recommended',
+        label: 'eslint, parser + tripwire configs.recommended (tripwire fact cache emptied before each run)',
         argv: eslint('eslint.recommended.config.mjs'),
         cwd: out,
+        // Cold means cold for tripwire too: the plugin writes its fact cache, so
+        // without this every run after the first would find the facts parsed.
+        before: () => rmSync(defaultFactCache(out), { recursive: true, force: true }),
         env: { TRIPWIRE_BENCH_PLUGIN: PLUGIN },
         available: () => recommendedNa,
         validate: eslintValidator({ allowMessages: true, expected }),
@@ -362,6 +390,7 @@ const ROWS = [
   ['floor', 'floor: list + read + TS parse + markdown-it'],
   ['check-cold', '`check` cold (`--no-cache`)'],
   ['check-warm', '`check` warm (cache, nothing changed)'],
+  ['check-edit', '`check`, one helper edited (facts cached)'],
   ['check-staged', '`check --staged`, one staged helper edit'],
   ['check-base', '`check --base HEAD~1`'],
   ['eslint-parser', 'eslint, parser only'],

@@ -39,10 +39,16 @@ export function commitAll(dir, message, date) {
  * Returns the original text, for restoreHelper.
  */
 export function stageHelperEdit(dir, file, nonce) {
+  const original = editHelper(dir, file, nonce);
+  git(dir, ['add', '--', file]);
+  return original;
+}
+
+/** The same edit, left unstaged (an edit in the work tree before a check). Returns the original text. */
+export function editHelper(dir, file, nonce) {
   const absolute = path.join(dir, file);
   const original = readFileSync(absolute, 'utf8');
-  writeFileSync(absolute, `${original}\n// staged by the benchmark: ${nonce}\nexport const STAGED_EDIT = '${nonce}';\n`);
-  git(dir, ['add', '--', file]);
+  writeFileSync(absolute, `${original}\n// edited by the benchmark: ${nonce}\nexport const STAGED_EDIT = '${nonce}';\n`);
   return original;
 }
 
