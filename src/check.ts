@@ -94,11 +94,11 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
   return assembleModel(loaded, files, { ...options, blobIds }, diff);
 }
 
-/** `buildModel` without `--base`, synchronously, for the ESLint surface; also the blob ids it keyed facts by. */
-export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel & { blobIds: ReadonlyMap<string, string> } {
+/** `buildModel` without `--base`, synchronously, for the ESLint surface. */
+export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
   const { files, blobIds } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
-  return { ...assembleModel(loaded, files, { ...options, blobIds }, undefined), blobIds };
+  return assembleModel(loaded, files, { ...options, blobIds }, undefined);
 }
 
 function assembleModel(loaded: LoadedConfig, files: readonly string[], options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string> }, diff: DiffInput | undefined): BuiltModel {

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Rule } from 'eslint';
 import { buildModelSync, evaluate, toPosix } from '../check.js';
 import type { FactCache } from '../facts/cache.js';
@@ -10,12 +9,20 @@ import { mapRefs } from '../model/selection.js';
 import type { TripwireRule } from '../rule.js';
 import type { Finding } from '../types.js';
 
-/** How long a validated model is trusted before its inputs are looked at again (an editor session goes on for hours). */
+/**
+ * How long a validated model is trusted before its inputs are looked at again
+ * (an editor session goes on for hours): 2 s, or twenty times what the last
+ * look cost, so that looking never takes more than a twentieth of a lint run.
+ */
 const REVALIDATE_AFTER_MS = 2000;
+const REVALIDATE_COST_FACTOR = 20;
 
 interface Entry {
-  signature: string;
+  /** The size and mtime of the config, every listed file and every directory holding one, when the model was built. */
+  stamps: Map<string, string>;
   validatedAt: number;
+  /** What the last look at the stamps cost. */
+  validationMs: number;
   model: RepoModel;
   /** The fact cache the model reads, written back after each evaluation that parsed something. */
   cache: FactCache<CachedFacts>;
@@ -27,8 +34,10 @@ interface Entry {
 }
 
 /**
- * One model per repository root and process, keyed by its inputs: the config
- * file's bytes and every file's size and mtime. Each ESLint worker
+ * One model per repository root and process, kept while its inputs keep their
+ * stamps: the config file, every listed file, and every directory holding one
+ * (adding, removing or renaming a file changes its directory's mtime, so the
+ * file list is only asked of git again when one does). Each ESLint worker
  * (`--concurrency`) holds its own; nothing is shared across processes, and
  * nothing is inferred from how the process was started.
  */
@@ -41,43 +50,46 @@ export interface AdapterSettings {
 }
 
 function entryFor(root: string, settings: AdapterSettings): Entry {
-  const now = Date.now();
   const known = entries.get(root);
-  if (known && now - known.validatedAt < REVALIDATE_AFTER_MS) return known;
+  if (known) {
+    if (Date.now() - known.validatedAt < Math.max(REVALIDATE_AFTER_MS, known.validationMs * REVALIDATE_COST_FACTOR)) return known;
+    const started = performance.now();
+    const unchanged = [...known.stamps].every(([path, stamp]) => stampOf(path) === stamp);
+    known.validationMs = performance.now() - started;
+    known.validatedAt = Date.now();
+    if (unchanged) return known;
+  }
   // The fact cache is the CLI's: a repository a hook has checked is warm here too.
   const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
-  const signature = signatureOf(built.model, built.configPath, built.blobIds);
-  if (known && known.signature === signature) {
-    known.validatedAt = now;
-    return known;
-  }
-  const entry: Entry = { signature, validatedAt: now, model: built.model, cache: built.cache, configPath: built.configPath, results: new Map(), overlay: null };
+  const started = performance.now();
+  const stamps = stampsOf(built.model, built.configPath);
+  const entry: Entry = {
+    stamps,
+    validatedAt: Date.now(),
+    validationMs: performance.now() - started,
+    model: built.model,
+    cache: built.cache,
+    configPath: built.configPath,
+    results: new Map(),
+    overlay: null,
+  };
   entries.set(root, entry);
   return entry;
 }
 
-/**
- * The model's inputs: the config bytes, and per file its git blob id where git
- * knows the content unchanged (git compared the stat data already), else its
- * size and mtime.
- */
-function signatureOf(model: RepoModel, configPath: string | null, blobIds: ReadonlyMap<string, string>): string {
-  const hash = createHash('sha1');
-  if (configPath !== null) hash.update(readFileSync(configPath));
+function stampsOf(model: RepoModel, configPath: string | null): Map<string, string> {
+  const paths = new Set<string>([model.root]);
+  if (configPath !== null) paths.add(configPath);
   for (const file of model.files) {
-    const id = blobIds.get(file);
-    if (id !== undefined) {
-      hash.update(`${file}\0${id}\n`);
-      continue;
-    }
-    try {
-      const stat = statSync(join(model.root, file));
-      hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
-    } catch {
-      hash.update(`${file}\0missing\n`);
-    }
+    paths.add(join(model.root, file));
+    for (let dir = dirname(file); dir !== '.' && !paths.has(join(model.root, dir)); dir = dirname(dir)) paths.add(join(model.root, dir));
   }
-  return hash.digest('hex');
+  return new Map([...paths].map((path) => [path, stampOf(path)]));
+}
+
+function stampOf(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? `${stat.size}:${stat.mtimeMs}` : 'missing';
 }
 
 function resultsOf(model: RepoModel, configPath: string | null, cache: Map<string, Map<string, Finding[]>>, rule: TripwireRule, options: unknown): Map<string, Finding[]> {

@@ -9,7 +9,7 @@ import { fixtureRepo } from '../support/overlay.js';
 import { makeGitRepo } from '../support/repo.js';
 import { PACKAGE_ROOT, VERSION } from '../../src/version.js';
 import { join } from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 function eslintFor(cwd: string): ESLint {
   return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: tripwire.configs.recommended });
@@ -71,7 +71,30 @@ describe('editor buffers', () => {
     expect(clean[0]?.messages).toEqual([]);
     expect(readFileSync(path, 'utf8')).toBe(files['test/format.test.ts']);
   });
+
+  it('notices, in a long session, a helper edited on disk and a helper created on disk', async () => {
+    resetModels();
+    const dir = makeGitRepo({ ...files, 'test/judge.test.ts': `import { judge } from './helpers/judge.js';\njudge();\n` });
+    const eslint = eslintFor(dir);
+    const lintTests = async (): Promise<string[]> => eslintTriples(await eslint.lintFiles(['test/*.test.ts']), dir);
+    // judge.js does not exist yet: an import that cannot be followed is a finding (fail closed).
+    const unresolved = 'no-paid-calls-in-free-tests test/judge.test.ts:1';
+    expect(await lintTests()).toEqual([unresolved]);
+    // Same file list: only the helper's own stamp changes.
+    writeFileSync(join(dir, 'test/helpers/format.ts'), `import OpenAI from 'openai';\nexport const format = (s: string) => new OpenAI() && s;\n`);
+    await waitForRevalidation();
+    expect((await lintTests()).sort()).toEqual(['no-paid-calls-in-free-tests test/format.test.ts:1', unresolved]);
+    // A new file that no linted file's text mentions anew: only its directory's stamp says the file list changed.
+    writeFileSync(join(dir, 'test/helpers/judge.ts'), `export const judge = () => 'free';\n`);
+    await waitForRevalidation();
+    expect(await lintTests()).toEqual(['no-paid-calls-in-free-tests test/format.test.ts:1']);
+  });
 });
+
+/** The adapter trusts a model for 2 s before it looks at the disk again (REVALIDATE_AFTER_MS). */
+function waitForRevalidation(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 2100));
+}
 
 describe('tripwire-disable in ESLint', () => {
   it('honours a reasoned suppression and reports an unreasoned one, as the CLI does', async () => {
