@@ -11,10 +11,42 @@ export type PathMatcher = (relPath: string) => boolean;
  */
 const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
 
-const compiled = new Map<string, PathMatcher>();
+/** Patterns made only of these characters have no glob syntax: each names one path. */
+const LITERAL = /^[\w./-]+$/;
+
+const compiledLists = new Map<string, PathMatcher>();
+const compiledPatterns = new Map<string, PathMatcher>();
 
 function normalizePattern(pattern: string): string {
   return pattern.startsWith('./') ? pattern.slice(2) : pattern;
+}
+
+/*
+ * picomatch compiles a list as "any of its patterns", so a list's matcher is
+ * built from per-pattern matchers. Each pattern is compiled once per process:
+ * the per-test touchfile lists share most of their patterns, and compiling
+ * every list afresh was a large part of a big repository's evaluation.
+ */
+function compilePattern(pattern: string): PathMatcher {
+  let matcher = compiledPatterns.get(pattern);
+  if (!matcher) {
+    // picomatch would compile a pattern without glob syntax to an exact match, at a cost:
+    // a touchfile map names thousands of single files.
+    if (LITERAL.test(pattern)) {
+      matcher = (relPath) => relPath === pattern;
+    } else {
+      const isMatch = picomatch(pattern, OPTIONS);
+      matcher = (relPath) => isMatch(relPath);
+    }
+    compiledPatterns.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function anyOf(patterns: readonly string[]): PathMatcher {
+  const matchers = patterns.map(compilePattern);
+  if (matchers.length === 1 && matchers[0]) return matchers[0];
+  return (relPath) => matchers.some((matches) => matches(relPath));
 }
 
 /**
@@ -24,7 +56,7 @@ function normalizePattern(pattern: string): string {
  */
 export function compileGlobs(patterns: readonly string[]): PathMatcher {
   const key = patterns.join('\0');
-  const cached = compiled.get(key);
+  const cached = compiledLists.get(key);
   if (cached) return cached;
 
   const include: string[] = [];
@@ -38,13 +70,11 @@ export function compileGlobs(patterns: readonly string[]): PathMatcher {
   if (include.length === 0) {
     matcher = () => false;
   } else {
-    const isIncluded = picomatch(include, OPTIONS);
-    const isExcluded = exclude.length > 0 ? picomatch(exclude, OPTIONS) : undefined;
-    matcher = isExcluded
-      ? (relPath) => isIncluded(relPath) && !isExcluded(relPath)
-      : (relPath) => isIncluded(relPath);
+    const isIncluded = anyOf(include);
+    const isExcluded = exclude.length > 0 ? anyOf(exclude) : undefined;
+    matcher = isExcluded ? (relPath) => isIncluded(relPath) && !isExcluded(relPath) : isIncluded;
   }
-  compiled.set(key, matcher);
+  compiledLists.set(key, matcher);
   return matcher;
 }
 
