@@ -11,8 +11,12 @@ export type PathMatcher = (relPath: string) => boolean;
  */
 const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
 
-/** Patterns made only of these characters have no glob syntax: each names one path. */
-const LITERAL = /^[\w./-]+$/;
+/**
+ * Patterns made only of these characters have no glob syntax (`@` is one only
+ * before a parenthesis): each names one path, and picomatch would compile it
+ * to an exact match, at a cost. A touchfile map names thousands of files.
+ */
+const LITERAL = /^[\w./@-]+$/;
 
 const compiledLists = new Map<string, PathMatcher>();
 const compiledPatterns = new Map<string, PathMatcher>();
@@ -23,30 +27,25 @@ function normalizePattern(pattern: string): string {
 
 /*
  * picomatch compiles a list as "any of its patterns", so a list's matcher is
- * built from per-pattern matchers. Each pattern is compiled once per process:
- * the per-test touchfile lists share most of their patterns, and compiling
- * every list afresh was a large part of a big repository's evaluation.
+ * built from per-pattern matchers, each compiled once per process: the
+ * per-test touchfile lists share most of their patterns.
  */
 function compilePattern(pattern: string): PathMatcher {
   let matcher = compiledPatterns.get(pattern);
   if (!matcher) {
-    // picomatch would compile a pattern without glob syntax to an exact match, at a cost:
-    // a touchfile map names thousands of single files.
-    if (LITERAL.test(pattern)) {
-      matcher = (relPath) => relPath === pattern;
-    } else {
-      const isMatch = picomatch(pattern, OPTIONS);
-      matcher = (relPath) => isMatch(relPath);
-    }
+    const isMatch = picomatch(pattern, OPTIONS);
+    matcher = (relPath) => isMatch(relPath);
     compiledPatterns.set(pattern, matcher);
   }
   return matcher;
 }
 
 function anyOf(patterns: readonly string[]): PathMatcher {
-  const matchers = patterns.map(compilePattern);
-  if (matchers.length === 1 && matchers[0]) return matchers[0];
-  return (relPath) => matchers.some((matches) => matches(relPath));
+  const literals = new Set(patterns.filter((pattern) => LITERAL.test(pattern)));
+  const globs = patterns.filter((pattern) => !literals.has(pattern)).map(compilePattern);
+  if (globs.length === 0) return (relPath) => literals.has(relPath);
+  if (literals.size === 0 && globs.length === 1 && globs[0]) return globs[0];
+  return (relPath) => literals.has(relPath) || globs.some((matches) => matches(relPath));
 }
 
 /**
