@@ -53,7 +53,11 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
   if (tokens.length === 0) return [];
   const probes = tokens.map((token) => ({ token, probe: /\s/.test(token) ? null : token }));
   const mentions: Mention[] = [];
+  // Most files name none of the tokens: the whole text rules them out before it is split into lines.
+  const phrases = probes.some(({ probe }) => probe === null);
   for (const file of scannableFiles(model)) {
+    const text = scanText(model, file);
+    if (text === null || (!phrases && !probes.some(({ probe }) => probe !== null && text.includes(probe)))) continue;
     const lines = fileLines(model, file);
     if (!lines) continue;
     lines.forEach((line, index) => {
