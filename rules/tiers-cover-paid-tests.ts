@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { mapLabel } from '../src/model/selection.js';
+import type { PaidTestId } from '../src/model/selection-types.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
 import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
 
@@ -51,6 +52,13 @@ export default createRule({
     }
 
     // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids.
+    const callsByFile = new Map<string, PaidTestId[]>();
+    for (const paid of selection.paidIds) {
+      if (paid.via !== 'call') continue;
+      const list = callsByFile.get(paid.file);
+      if (list) list.push(paid);
+      else callsByFile.set(paid.file, [paid]);
+    }
     for (const [file, gates] of selfGates) {
       const distinct = [...new Set(gates.map((gate) => gate.value))];
       const first = gates[0];
@@ -65,8 +73,7 @@ export default createRule({
         continue;
       }
       const mismatched = new Map<string, { file: string; line: number; column: number; message: string }>();
-      for (const paid of selection.paidIds) {
-        if (paid.file !== file || paid.via !== 'call') continue;
+      for (const paid of callsByFile.get(file) ?? []) {
         const declared = tiers.get(paid.id);
         if (!declared || declared.value === null || declared.value === first.value) continue;
         mismatched.set(paid.id, { file: declared.file, line: declared.loc.line, column: declared.loc.column, message: `'${paid.id}' declared '${declared.value}'` });

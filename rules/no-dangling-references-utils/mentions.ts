@@ -56,6 +56,8 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
 function scanTokens(text: string, tokens: readonly string[]): [number, number, number][] {
   if (isBinary(text)) return [];
   const probes = tokens.map((token) => (/\s/.test(token) ? null : token));
+  // Most files name none of the tokens: the whole text rules them out before it is split into lines.
+  if (!probes.includes(null) && !probes.some((probe) => probe !== null && text.includes(probe))) return [];
   const hits: [number, number, number][] = [];
   linesOf(text).forEach((line, index) => {
     const lower = line.toLowerCase();

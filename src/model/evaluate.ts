@@ -117,7 +117,7 @@ export class Evaluator {
               return false;
             });
             if (spreads.length === 0) continue;
-            alternatives = product(alternatives, spreads, (entries, spread) => (spread.t === 'obj' ? spread.entries.reduce(withEntry, entries) : entries));
+            alternatives = product(alternatives, spreads, (entries, spread) => (spread.t === 'obj' ? withEntries(entries, spread.entries) : entries));
             continue;
           }
           const [key] = this.evaluate(file, prop.key, context);
@@ -318,6 +318,25 @@ function setEntry(entries: ObjEntry[], entry: ObjEntry): void {
 function withEntry(entries: ObjEntry[], entry: ObjEntry): ObjEntry[] {
   const next = [...entries];
   setEntry(next, entry);
+  return next;
+}
+
+/**
+ * `withEntry` for each of `added` in turn, copying once: a map spread from
+ * dozens of sub-maps of thousands of entries made the copy per entry quadratic.
+ */
+function withEntries(entries: readonly ObjEntry[], added: readonly ObjEntry[]): ObjEntry[] {
+  const next = [...entries];
+  const indexOf = new Map(next.map((entry, index) => [entry.key, index]));
+  for (const entry of added) {
+    const index = indexOf.get(entry.key);
+    if (index === undefined) {
+      indexOf.set(entry.key, next.length);
+      next.push(entry);
+    } else {
+      next[index] = entry;
+    }
+  }
   return next;
 }
 

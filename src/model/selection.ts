@@ -134,6 +134,13 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
   const paidIds: PaidTestId[] = [];
   const selfGates = new Map<string, Located<string>[]>();
   const rule: RuleId = 'touchfiles-cover-paid-tests';
+  // Indexed once: checking every entry and every problem per paid file was quadratic in the number of tests.
+  const registrations = entriesNamingFile(touchfiles);
+  const problemFiles = new Set(problems.map((problem) => problem.file));
+  const addProblem = (problem: SelectionProblem): void => {
+    problems.push(problem);
+    problemFiles.add(problem.file);
+  };
 
   for (const file of model.paidTestFiles()) {
     const facts = model.facts(file);
@@ -144,37 +151,37 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
         if (!call.names.includes(shape.call)) continue;
         const arg = call.args[shape.arg];
         if (!arg) {
-          problems.push({ rule, file, loc: call.loc, message: `${shape.call}() has no argument ${shape.arg + 1} to read the test id from` });
+          addProblem({ rule, file, loc: call.loc, message: `${shape.call}() has no argument ${shape.arg + 1} to read the test id from` });
           continue;
         }
         const result = evaluator.evaluateExpr(file, arg);
-        for (const error of result.errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+        for (const error of result.errors) addProblem({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
         for (const value of result.values) {
           const target = shape.property === undefined ? value : propertyPath(value, shape.property);
           if (!target) {
-            problems.push({ rule, file, loc: call.loc, message: `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property` });
+            addProblem({ rule, file, loc: call.loc, message: `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property` });
             continue;
           }
           if (target.t === 'err') {
-            for (const error of target.errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+            for (const error of target.errors) addProblem({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
             continue;
           }
           const ids = target.t === 'arr' ? target.items : [target];
           for (const id of ids) {
             if (id.t === 'str') paidIds.push({ id: id.v, file, loc: call.loc, via: 'call' });
-            else problems.push({ rule, file, loc: call.loc, message: `the test id of ${shape.call}() is not a string` });
+            else addProblem({ rule, file, loc: call.loc, message: `the test id of ${shape.call}() is not a string` });
           }
         }
       }
     }
     const declared = new Set(paidIds.slice(before).map((paid) => paid.id));
-    for (const entry of touchfiles) {
-      if (declared.has(entry.key.value) || !entry.globs.some((glob) => glob.value === file)) continue;
+    for (const entry of registrations.get(file) ?? []) {
+      if (declared.has(entry.key.value)) continue;
       declared.add(entry.key.value);
       paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
     }
-    if (paidIds.length === before && !problems.some((p) => p.file === file)) {
-      problems.push({ rule, file, loc: FILE_START, message: `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}` });
+    if (paidIds.length === before && !problemFiles.has(file)) {
+      addProblem({ rule, file, loc: FILE_START, message: `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}` });
     }
 
     const gates: Located<string>[] = [];
@@ -193,6 +200,19 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
     if (gates.length > 0) selfGates.set(file, gates);
   }
   return { paidIds, selfGates };
+}
+
+/** The touchfile entries with a glob that names a file literally (a registration of that file's ids), by file, in map order. */
+function entriesNamingFile(touchfiles: readonly TouchfileEntry[]): Map<string, TouchfileEntry[]> {
+  const byFile = new Map<string, TouchfileEntry[]>();
+  for (const entry of touchfiles) {
+    for (const file of new Set(entry.globs.map((glob) => glob.value))) {
+      const list = byFile.get(file);
+      if (list) list.push(entry);
+      else byFile.set(file, [entry]);
+    }
+  }
+  return byFile;
 }
 
 function propertyPath(value: Value, path: string): Value | null {

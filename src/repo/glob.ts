@@ -11,10 +11,41 @@ export type PathMatcher = (relPath: string) => boolean;
  */
 const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
 
-const compiled = new Map<string, PathMatcher>();
+/**
+ * Patterns made only of these characters have no glob syntax (`@` is one only
+ * before a parenthesis): each names one path, and picomatch would compile it
+ * to an exact match, at a cost. A touchfile map names thousands of files.
+ */
+const LITERAL = /^[\w./@-]+$/;
+
+const compiledLists = new Map<string, PathMatcher>();
+const compiledPatterns = new Map<string, PathMatcher>();
 
 function normalizePattern(pattern: string): string {
   return pattern.startsWith('./') ? pattern.slice(2) : pattern;
+}
+
+/*
+ * picomatch compiles a list as "any of its patterns", so a list's matcher is
+ * built from per-pattern matchers, each compiled once per process: the
+ * per-test touchfile lists share most of their patterns.
+ */
+function compilePattern(pattern: string): PathMatcher {
+  let matcher = compiledPatterns.get(pattern);
+  if (!matcher) {
+    const isMatch = picomatch(pattern, OPTIONS);
+    matcher = (relPath) => isMatch(relPath);
+    compiledPatterns.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function anyOf(patterns: readonly string[]): PathMatcher {
+  const literals = new Set(patterns.filter((pattern) => LITERAL.test(pattern)));
+  const globs = patterns.filter((pattern) => !literals.has(pattern)).map(compilePattern);
+  if (globs.length === 0) return (relPath) => literals.has(relPath);
+  if (literals.size === 0 && globs.length === 1 && globs[0]) return globs[0];
+  return (relPath) => literals.has(relPath) || globs.some((matches) => matches(relPath));
 }
 
 /**
@@ -24,7 +55,7 @@ function normalizePattern(pattern: string): string {
  */
 export function compileGlobs(patterns: readonly string[]): PathMatcher {
   const key = patterns.join('\0');
-  const cached = compiled.get(key);
+  const cached = compiledLists.get(key);
   if (cached) return cached;
 
   const include: string[] = [];
@@ -38,13 +69,11 @@ export function compileGlobs(patterns: readonly string[]): PathMatcher {
   if (include.length === 0) {
     matcher = () => false;
   } else {
-    const isIncluded = picomatch(include, OPTIONS);
-    const isExcluded = exclude.length > 0 ? picomatch(exclude, OPTIONS) : undefined;
-    matcher = isExcluded
-      ? (relPath) => isIncluded(relPath) && !isExcluded(relPath)
-      : (relPath) => isIncluded(relPath);
+    const isIncluded = anyOf(include);
+    const isExcluded = exclude.length > 0 ? anyOf(exclude) : undefined;
+    matcher = isExcluded ? (relPath) => isIncluded(relPath) && !isExcluded(relPath) : isIncluded;
   }
-  compiled.set(key, matcher);
+  compiledLists.set(key, matcher);
   return matcher;
 }
 

@@ -45,6 +45,28 @@ describe('compileGlobs', () => {
     expect(matches('test/e2e-ui.test.ts')).toBe(false);
   });
 
+  it('matches a pattern without glob syntax as exactly that path', () => {
+    const matches = compileGlobs(['test/evals/e2e-llm.test.ts', 'src/']);
+    expect(matches('test/evals/e2e-llm.test.ts')).toBe(true);
+    expect(matches('test/evals/e2e-llm.test.tsx')).toBe(false);
+    expect(matches('test/evals/e2e-llm.test.ts/x')).toBe(false);
+    expect(matches('src')).toBe(false);
+  });
+
+  it('reads a backslash as an escape, not as part of a literal path', () => {
+    expect(compileGlobs(['docs/a\\*b.md'])('docs/a*b.md')).toBe(true);
+  });
+
+  it('combines lists that share patterns without changing either', () => {
+    const first = compileGlobs(['src/**', 'test/run.ts']);
+    const second = compileGlobs(['test/run.ts', '!src/x.ts', 'docs/*.md']);
+    expect(first('src/x.ts')).toBe(true);
+    expect(second('src/x.ts')).toBe(false);
+    expect(second('test/run.ts')).toBe(true);
+    expect(second('docs/a.md')).toBe(true);
+    expect(first('docs/a.md')).toBe(false);
+  });
+
   it('compiles a pattern list once', () => {
     expect(compileGlobs(['src/**', '!src/x.ts'])).toBe(compileGlobs(['src/**', '!src/x.ts']));
     expect(compileGlobs(['src/**'])).not.toBe(compileGlobs(['src/**', '!src/x.ts']));
