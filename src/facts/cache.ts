@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,7 +19,11 @@ export interface FactCacheOptions<T> {
 export interface FactCache<T> {
   get(key: string): T | undefined;
   set(key: string, value: T): void;
-  /** Writes the entries used by this run, if anything changed; never throws. */
+  /**
+   * Writes what this run added, if anything: appended to a log next to the
+   * file, or, once enough of the file went unused or the log grew, the file
+   * rewritten with exactly the entries this run used. Never throws.
+   */
   save(): void;
   readonly stats: { hits: number; misses: number };
   /** The cache file, null when the cache is disabled. */
@@ -54,9 +58,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * A per-file fact cache: one JSON file mapping a caller-supplied content key
- * to a JSON-serializable value. What invalidates an entry: a different key
- * (the content changed), a different `version` (another file name), or not
- * being used by the last run that wrote the file (pruned on save).
+ * to a JSON-serializable value, plus a log of entries added since. What
+ * invalidates an entry: a different key (the content changed), a different
+ * `version` (another file name), or not being used by the last run that
+ * rewrote the file (pruned then).
  */
 export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   const stats = { hits: 0, misses: 0 };
@@ -74,14 +79,22 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   }
 
   const dir = cacheDirectory(options.root, options.location);
-  const file = path.join(dir, `facts-${options.version.replace(/[^\w.-]/g, '_')}.json`);
+  const base = `facts-${options.version.replace(/[^\w.-]/g, '_')}`;
+  const file = path.join(dir, `${base}.json`);
+  // Entries added since the file was last written, one JSON line each: a run
+  // that parsed a few files appends them instead of rewriting every entry.
+  const log = path.join(dir, `${base}.log`);
   // Without a validator the version in the file name is the contract: the
   // caller bumps it whenever the shape of T changes.
   const accept = options.validate ?? ((value: unknown): value is T => value !== undefined);
   let stored: Map<string, T> | undefined;
-  /** Entries this run used or produced: exactly what save() keeps. */
+  /** Entries in the log when it was read: past a quarter of the file, the next save rewrites the file. */
+  let logged = 0;
+  /** Entries this run used or produced: exactly what a rewrite keeps. */
   const touched = new Map<string, T>();
-  let changed = false;
+  /** Entries this run produced or changed: what an append writes. */
+  const fresh = new Map<string, T>();
+  let corrupt = false;
 
   function load(): Map<string, T> {
     if (stored) return stored;
@@ -100,19 +113,62 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     }
     if (!isRecord(data)) {
       // Corrupt: start over, and replace the file at the next save.
-      changed = true;
+      corrupt = true;
       return stored;
     }
     const loaded = new Map<string, T>();
     for (const [key, value] of Object.entries(data)) {
       if (!accept(value)) {
-        changed = true;
+        corrupt = true;
         return stored;
       }
       loaded.set(key, value);
     }
+    for (const [key, value] of readLog()) loaded.set(key, value);
     stored = loaded;
     return stored;
+  }
+
+  /** The log's entries in order; a line that is cut short or fails validation is skipped (it is only a miss). */
+  function readLog(): [string, T][] {
+    let text: string;
+    try {
+      text = readFileSync(log, 'utf8');
+    } catch {
+      return [];
+    }
+    const entries: [string, T][] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      logged++;
+      try {
+        const entry: unknown = JSON.parse(line);
+        if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && accept(entry[1])) entries.push([entry[0], entry[1]]);
+      } catch {
+        // A torn line: skipped.
+      }
+    }
+    return entries;
+  }
+
+  function rewrite(): void {
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temp, JSON.stringify(Object.fromEntries(touched)));
+      // rename is atomic within a directory: a concurrent run reads the old file or the new one, never half of one.
+      renameSync(temp, file);
+      rmSync(log, { force: true });
+      stored = new Map(touched);
+      logged = 0;
+      corrupt = false;
+    } catch {
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // The directory itself is unusable; the cache is skipped for this run.
+      }
+    }
   }
 
   return {
@@ -128,26 +184,31 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     },
     set(key, value) {
       const previous = touched.get(key) ?? load().get(key);
-      if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(value)) changed = true;
+      if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(value)) fresh.set(key, value);
       touched.set(key, value);
     },
     save() {
-      if (!changed) return;
-      const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temp, JSON.stringify(Object.fromEntries(touched)));
-        // rename is atomic within a directory: a concurrent run reads the old file or the new one, never half of one.
-        renameSync(temp, file);
-        stored = new Map(touched);
-        changed = false;
-      } catch {
+      const known = load();
+      if (fresh.size === 0 && !corrupt) return;
+      // Rewrite (which prunes what this run did not use) when a quarter of the
+      // entries went unused or the log has grown past a quarter of the file;
+      // else append. Keys name their content, so whatever a concurrent run
+      // appends or rewrites meanwhile is still right: at worst an entry is lost.
+      let unused = 0;
+      for (const key of known.keys()) if (!touched.has(key)) unused++;
+      if (corrupt || known.size === 0 || unused * 4 > known.size || (logged + fresh.size) * 4 > known.size) {
+        rewrite();
+      } else {
         try {
-          rmSync(temp, { force: true });
+          // The leading newline ends a line a cut-short write may have left open.
+          appendFileSync(log, `\n${[...fresh].map((entry) => JSON.stringify(entry)).join('\n')}\n`);
+          for (const [key, value] of fresh) known.set(key, value);
+          logged += fresh.size;
         } catch {
-          // The directory itself is unusable; the cache is skipped for this run.
+          // Unwritable: the entries are parsed again next time.
         }
       }
+      fresh.clear();
     },
     stats,
     file,

@@ -28,8 +28,17 @@ function open(location: string, version = '1.0.0') {
   return openFactCache<Facts>({ root: tempDir(), version, enabled: true, location, validate: isFacts });
 }
 
+/** The file's entries with the log's applied, as the next run sees them. */
 function stored(location: string, version = '1.0.0'): unknown {
-  return JSON.parse(readFileSync(path.join(location, `facts-${version}.json`), 'utf8'));
+  const entries = JSON.parse(readFileSync(path.join(location, `facts-${version}.json`), 'utf8')) as Record<string, unknown>;
+  const log = path.join(location, `facts-${version}.log`);
+  if (existsSync(log)) {
+    for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+      const [key, value] = JSON.parse(line) as [string, unknown];
+      entries[key] = value;
+    }
+  }
+  return entries;
 }
 
 describe('openFactCache', () => {
@@ -92,6 +101,39 @@ describe('openFactCache', () => {
     second.set('added', { imports: ['c'] });
     second.save();
     expect(stored(location)).toEqual({ kept: { imports: ['a'] }, added: { imports: ['c'] } });
+  });
+
+  it('appends what a run added while the file is mostly in use, and rewrites it once a quarter went unused', () => {
+    const location = tempDir();
+    const file = path.join(location, 'facts-1.0.0.json');
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const first = open(location);
+    for (const key of keys) first.set(key, { imports: [key] });
+    first.save();
+    const before = readFileSync(file, 'utf8');
+
+    // Every entry used and one added: the file stays as it was, the new entry goes to the log.
+    const second = open(location);
+    for (const key of keys) second.get(key);
+    second.set('i', { imports: ['i'] });
+    second.save();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0.log']);
+    expect(open(location).get('i')).toEqual({ imports: ['i'] });
+
+    // A torn line (a write cut short) costs only its own entry.
+    writeFileSync(path.join(location, 'facts-1.0.0.log'), `${readFileSync(path.join(location, 'facts-1.0.0.log'), 'utf8')}["j", {"imp`);
+    const third = open(location);
+    expect(third.get('i')).toEqual({ imports: ['i'] });
+    expect(third.get('j')).toBeUndefined();
+
+    // Five of nine used: the rewrite keeps those five and the one added, and drops the log.
+    const fourth = open(location);
+    for (const key of ['a', 'b', 'c', 'd', 'i']) fourth.get(key);
+    fourth.set('z', { imports: ['z'] });
+    fourth.save();
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(Object.keys(stored(location) as object).sort()).toEqual(['a', 'b', 'c', 'd', 'i', 'z']);
   });
 
   it('discards a corrupt file and replaces it at save', () => {
