@@ -39,6 +39,7 @@ class ScriptExtractor {
   private readonly exports: ExportFact[] = [];
   private readonly mocks: MockFact[] = [];
   private readonly units: Unit[] = [];
+  private readonly refKeys = new Map<Unit, Set<string>>();
   private readonly topLevelNames = new Set<string>();
   /** Local name → where it comes from, for import bindings. */
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
@@ -386,8 +387,17 @@ class ScriptExtractor {
     const call = callee.parent;
     const isCallee = (ts.isCallExpression(call) || ts.isNewExpression(call)) && call.expression === callee;
     const isTag = ts.isTaggedTemplateExpression(call) && call.tag === callee;
-    const ref: Ref = { name, eagerCall: context.eager && (isCallee || isTag), loc: this.loc(node) };
+    const ref: Ref = { name, eagerCall: context.eager && (isCallee || isTag) };
     if (member !== undefined) ref.member = member;
+    // The graph needs each distinct reference once; a name used twenty times is one edge.
+    let seen = this.refKeys.get(context.unit);
+    if (!seen) {
+      seen = new Set();
+      this.refKeys.set(context.unit, seen);
+    }
+    const key = `${name}\0${member ?? ''}\0${ref.eagerCall}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     context.unit.refs.push(ref);
   }
 

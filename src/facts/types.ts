@@ -80,7 +80,6 @@ export interface Ref {
   member?: string;
   /** The reference is called (or constructed) while the module loads. */
   eagerCall: boolean;
-  loc: Loc;
 }
 
 export interface Unit {

@@ -158,6 +158,11 @@ judge();`,
     ]);
   });
 
+  it('records each distinct reference of a unit once', () => {
+    const facts = extractScriptFacts('t.ts', `import { a, b } from './m.js';\nexport function f() { a(); a(); b.x; a(); }\nexport const g = a() + a() + a;`);
+    expect(facts.units.map((u) => u.refs.map((r) => `${r.name}${r.eagerCall ? '()' : ''}`))).toEqual([['a', 'b'], ['a()', 'a']]);
+  });
+
   it('records the member used through a namespace import', () => {
     const facts = extractScriptFacts('t.ts', `import * as judge from './judge.js';\nexport const v = judge.parseVerdict('ok');`);
     expect(facts.units[0]?.refs.map((r) => `${r.name}.${r.member}:${r.eagerCall}`)).toEqual(['judge.parseVerdict:true']);
