@@ -221,12 +221,12 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const git = simpleGit({ baseDir: root });
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const [indexed, unstaged, head] = await Promise.all([
-    git.raw(['ls-files', '-z', '--stage', ...pathspec]),
+    git.raw(['ls-files', '-z', '-s', '-t', '--cached', ...pathspec]),
     git.raw(['diff', '-z', '--name-only', '--no-relative', '--no-ext-diff', ...pathspec]),
     attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
   ]);
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
-  const { files, blobIds: ids } = parseListing(prefix, { stage: indexed, others: '', deleted: '', modified: '' }, true);
+  const { files, blobIds: ids } = parseListing(prefix, indexed, true);
   const fileSet = new Set(files);
   const differing = splitNul(unstaged).map(local).filter((file) => fileSet.has(file));
   // The index id of every file the work tree agrees with: its facts need no read.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
-import { parseListing, pathspecFor, type FileListing } from './listing.js';
+import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
 
 /**
  * `discoverFiles`, synchronously, for the ESLint surface: ESLint rules cannot
@@ -30,8 +30,7 @@ function gitOutput(cwd: string, args: string[]): string | null {
 }
 
 function listFilesSync(top: string, prefix: string, withIds: boolean): FileListing {
-  const list = (...args: string[]): string => gitOutput(top, ['ls-files', '-z', ...args, ...pathspecFor(prefix)]) ?? '';
-  return parseListing(prefix, { stage: list('--stage'), others: list('--others', '--exclude-standard'), deleted: list('--deleted'), modified: withIds ? list('--modified') : '' }, withIds);
+  return parseListing(prefix, gitOutput(top, lsFilesArgs(prefix, withIds)) ?? '', withIds);
 }
 
 function walkSync(dir: string): string[] {

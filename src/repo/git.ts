@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
-import { parseListing, pathspecFor, type FileListing } from './listing.js';
+import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
 
 export type { FileListing } from './listing.js';
 
@@ -81,14 +81,7 @@ export async function isIgnoredDirectory(root: string, dir: string): Promise<boo
 
 async function listIndex(root: string, dir: string, withIds: boolean): Promise<FileListing> {
   const prefix = await subdirectory(root, dir);
-  const pathspec = pathspecFor(prefix);
-  const [stage, others, deleted, modified] = await Promise.all([
-    gitRaw(root, ['ls-files', '-z', '--stage', ...pathspec]),
-    gitRaw(root, ['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
-    gitRaw(root, ['ls-files', '-z', '--deleted', ...pathspec]),
-    withIds ? gitRaw(root, ['ls-files', '-z', '--modified', ...pathspec]) : Promise.resolve(''),
-  ]);
-  return parseListing(prefix, { stage, others, deleted, modified }, withIds);
+  return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds);
 }
 
 /**

@@ -1,13 +1,12 @@
-/** The output of the `git ls-files -z` listings a file listing is built from. */
-export interface LsFilesOutput {
-  /** `--stage`: `<mode> <oid> <stage>\t<path>` per entry (an unmerged path once per stage). */
-  stage: string;
-  /** `--others --exclude-standard`. */
-  others: string;
-  /** `--deleted`. */
-  deleted: string;
-  /** `--modified`, or '' when blob ids are not wanted. */
-  modified: string;
+/**
+ * The one `git ls-files` that lists everything a file listing needs: each
+ * tracked entry with its mode, blob id and stage (`-s`), tagged (`-t`) as
+ * cached (H, or S/M/U for skip-worktree and unmerged entries), changed in the
+ * work tree (C), deleted from it (R), or untracked and not ignored (?).
+ * `--modified` (C) is only asked for when blob ids are wanted.
+ */
+export function lsFilesArgs(prefix: string, withIds: boolean): string[] {
+  return ['ls-files', '-z', '-s', '-t', '--cached', '--deleted', '--others', '--exclude-standard', ...(withIds ? ['--modified'] : []), ...pathspecFor(prefix)];
 }
 
 export interface FileListing {
@@ -31,39 +30,52 @@ export function splitNul(output: string): string[] {
 }
 
 /**
- * Files under `prefix` that git would see: tracked and untracked-but-not-ignored,
- * minus tracked files deleted from the work tree, relative to `prefix`; with
- * `withIds`, the blob id of each tracked file the work tree agrees with. No id
- * is given for what reading the path would not return: a symbolic link (its
- * blob holds the link), a conflicted path (one entry per side, markers on
- * disk), or an untracked file shadowing an entry.
+ * Files under `prefix` that git would see, from the output of `lsFilesArgs`:
+ * tracked and untracked-but-not-ignored, minus tracked files deleted from the
+ * work tree, relative to `prefix`; with `withIds`, the blob id of each tracked
+ * file the work tree agrees with. No id is given for what reading the path
+ * would not return: a symbolic link (its blob holds the link), a conflicted
+ * path (one entry per side, markers on disk), or an untracked file shadowing
+ * an entry.
  */
-export function parseListing(prefix: string, output: LsFilesOutput, withIds: boolean): FileListing {
+export function parseListing(prefix: string, output: string, withIds: boolean): FileListing {
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
-  const deleted = new Set(splitNul(output.deleted));
-  const modified = new Set(splitNul(output.modified));
-  const files = new Set<string>();
-  const blobIds = new Map<string, string>();
+  const tracked = new Map<string, string>();
+  const deleted = new Set<string>();
+  const modified = new Set<string>();
+  const others: string[] = [];
   const unkeyed = new Set<string>();
-  for (const entry of splitNul(output.stage)) {
-    const tab = entry.indexOf('\t');
-    const [mode, oid, stage] = entry.slice(0, tab).split(' ');
+  for (const record of splitNul(output)) {
+    const tag = record[0];
+    const rest = record.slice(2);
+    if (tag === '?') {
+      // An untracked nested repository is listed as `dir/`: it is not a file.
+      if (!rest.endsWith('/')) others.push(rest);
+      continue;
+    }
+    // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
+    const tab = rest.indexOf('\t');
+    const [mode, oid, stage] = rest.slice(0, tab).split(' ');
     // Submodules (gitlinks, mode 160000) are not files.
     if (tab === -1 || mode === undefined || oid === undefined || mode === '160000') continue;
-    const fullName = entry.slice(tab + 1);
+    const fullName = rest.slice(tab + 1);
+    if (tag === 'R') deleted.add(fullName);
+    else if (tag === 'C') modified.add(fullName);
+    else if (tag !== 'K') tracked.set(fullName, oid);
+    if (mode === '120000' || stage !== '0') unkeyed.add(fullName);
+  }
+  const files = new Set<string>();
+  const blobIds = new Map<string, string>();
+  for (const [fullName, oid] of tracked) {
     if (deleted.has(fullName)) continue;
     const rel = local(fullName);
     files.add(rel);
-    if (mode === '120000' || stage !== '0') unkeyed.add(rel);
-    if (withIds && !modified.has(fullName)) blobIds.set(rel, oid);
+    if (withIds && !modified.has(fullName) && !unkeyed.has(fullName)) blobIds.set(rel, oid);
   }
-  // An untracked nested repository is listed as `dir/`: it is not a file.
-  for (const fullName of splitNul(output.others)) {
-    if (fullName.endsWith('/')) continue;
+  for (const fullName of others) {
     const rel = local(fullName);
     files.add(rel);
-    unkeyed.add(rel);
+    blobIds.delete(rel);
   }
-  for (const rel of unkeyed) blobIds.delete(rel);
   return { files: [...files].sort(), blobIds };
 }
