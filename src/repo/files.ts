@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { findGitRoot, isIgnoredDirectory, listFilesWithIds } from './git.js';
-import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
+import type { GitignoreSource } from './gitignore.js';
 
 export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
 
@@ -41,6 +41,8 @@ async function walk(dir: string): Promise<string[]> {
     const read = await readText(dir, rel);
     if (read.ok) sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: read.text });
   }
+  // Only a walk needs the ignore rules (and picomatch): a git listing, every warm run's, does not load them.
+  const { createIgnoreFilter } = await import('./gitignore.js');
   const ignored = createIgnoreFilter(sources);
   return all.filter((rel) => !ignored(rel)).sort();
 }
