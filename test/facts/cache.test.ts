@@ -58,6 +58,25 @@ describe('openFactCache', () => {
     expect(second.stats).toEqual({ hits: 1, misses: 1 });
   });
 
+  it('writes pure ASCII and reads back any text, in the file and in the log', () => {
+    const location = tempDir();
+    const text = { imports: ['é … 中 😀', 'lone \ud800 surrogate', 'del \u007f'] };
+    const first = open(location);
+    first.set('a', text);
+    // Enough other entries that the next addition is appended to the log.
+    for (const key of ['c', 'd', 'e', 'f', 'g']) first.set(key, { imports: [] });
+    first.save();
+    const second = open(location);
+    for (const key of ['c', 'd', 'e', 'f', 'g']) second.get(key);
+    expect(second.get('a')).toEqual(text);
+    second.set('b', { imports: ['ß'] });
+    second.save();
+    for (const name of readdirSync(location)) expect(readFileSync(path.join(location, name)).every((byte) => byte < 0x7f)).toBe(true);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0.log']);
+    const third = open(location);
+    expect([third.get('a'), third.get('b')]).toEqual([text, { imports: ['ß'] }]);
+  });
+
   it('keeps versions apart', () => {
     const location = tempDir();
     const v1 = open(location, '1.0.0');
