@@ -172,8 +172,8 @@ export class RepoModel {
     return this.testFiles().filter((file) => !paid(file));
   }
 
-  /** The file's text, or null when it cannot be read (recorded as a problem). */
-  text(file: string): string | null {
+  /** The file's text, or null when it cannot be read (recorded as a problem); kept for the run unless `keep` is false. */
+  text(file: string, keep = true): string | null {
     const overlay = this.overlays.get(file);
     if (overlay !== undefined) return overlay;
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
@@ -185,7 +185,10 @@ export class RepoModel {
       const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
       this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${reason}`, loc: NO_LOC });
     }
-    this.textMemo.set(file, text);
+    // A failure is kept so that it is reported once; a text read only to derive
+    // facts is not (`keep` false): holding every file's text costs more memory
+    // than the facts, and nothing reads it again.
+    if (keep || text === null) this.textMemo.set(file, text);
     if (!this.fileSet.has(file)) this.outsideReads.set(file, text === null ? null : blobId(text));
     return text;
   }
@@ -279,7 +282,7 @@ export class RepoModel {
       this.stats.cached++;
       facts = cached;
     } else {
-      const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
+      const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file, false) : null;
       const key = text === null ? null : markdownKey(blobId(text));
       const byContent = key === null || known !== null ? undefined : this.cache?.get(key);
       if (byContent?.kind === 'markdown') {
@@ -313,7 +316,7 @@ export class RepoModel {
       const hit = this.cache?.get(derivedKey(purpose, known));
       if (hit?.kind === 'derived') return hit.value as T;
     }
-    const text = this.text(file);
+    const text = this.text(file, false);
     if (text === null) return null;
     const key = derivedKey(purpose, blobId(text));
     const hit = known === null ? this.cache?.get(key) : undefined;
@@ -345,7 +348,7 @@ export class RepoModel {
         return cached;
       }
     }
-    const text = given ?? this.text(file);
+    const text = given ?? this.text(file, false);
     if (text === null) return null;
     const key = this.scriptKey(file, blobId(text));
     const cached = known === null ? this.cache?.get(key) : undefined;
