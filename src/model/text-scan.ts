@@ -17,6 +17,9 @@ export interface ScanRun {
   fence?: FenceFact;
 }
 
+/** Several rules scan the same shipped files. */
+const runsMemo = new WeakMap<RepoModel, Map<string, ScanRun[] | null>>();
+
 /**
  * A Markdown or plain-text file as runs of text on one line each: Markdown
  * from its facts (prose, code spans, code block lines, link targets, front
@@ -24,6 +27,20 @@ export interface ScanRun {
  * checked through their facts, and for binary or unreadable files.
  */
 export function textRuns(model: RepoModel, file: string): ScanRun[] | null {
+  let memo = runsMemo.get(model);
+  if (!memo) {
+    memo = new Map();
+    runsMemo.set(model, memo);
+  }
+  let runs = memo.get(file);
+  if (runs === undefined) {
+    runs = computeTextRuns(model, file);
+    memo.set(file, runs);
+  }
+  return runs;
+}
+
+function computeTextRuns(model: RepoModel, file: string): ScanRun[] | null {
   if (isScriptFile(file)) return null;
   if (isMarkdownFile(file)) {
     const facts = model.markdownFacts(file);
