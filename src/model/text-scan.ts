@@ -75,7 +75,9 @@ const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 /** Identifier-like words with their offsets: what an env var or export name is matched against. */
 export function identifiers(text: string): { word: string; index: number }[] {
-  return [...text.matchAll(IDENTIFIER)].map((match) => ({ word: match[0], index: match.index }));
+  const words: { word: string; index: number }[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) words.push({ word: match[0], index: match.index });
+  return words;
 }
 
 function escape(text: string): string {
@@ -108,6 +110,8 @@ const PATH_TOKEN = /(?:\.{1,2}\/)+[\w@.+*-]+(?:\/[\w@.+*-]+)*\/?|[\w@.+*-]+(?:\/
  */
 export function pathTokens(text: string): { token: string; index: number }[] {
   const tokens: { token: string; index: number }[] = [];
+  // Every path token has a slash; most prose has none.
+  if (!text.includes('/')) return tokens;
   for (const match of text.matchAll(PATH_TOKEN)) {
     const before = text[match.index - 1] ?? '';
     if (/[/~$:\w.@-]/.test(before) || (before === '{' && text[match.index - 2] === '$')) continue;
