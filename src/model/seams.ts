@@ -69,9 +69,10 @@ const usesMemo = new WeakMap<RepoModel, Map<string, EnvUse[]>>();
 const vocabularyMemo = new WeakMap<RepoModel, Vocabulary>();
 const shippedMemo = new WeakMap<RepoModel, string[]>();
 
+/** The directories above a repository-relative file, nearest first. */
 function ancestors(file: string): string[] {
   const dirs: string[] = [];
-  for (let dir = posix.dirname(file); dir !== '.' && dir !== ''; dir = posix.dirname(dir)) dirs.push(dir);
+  for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) dirs.push(file.slice(0, slash));
   return dirs;
 }
 
@@ -110,19 +111,27 @@ export function testAreas(model: RepoModel): TestAreas {
   const testOnly = new Set<string>();
   const dirs = new Set<string>();
   for (const file of model.files) {
-    for (const dir of ancestors(file)) dirs.add(dir);
+    const above = ancestors(file);
+    for (const dir of above) {
+      // The directories above a known one are known too.
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+    }
     const top = areaTop(file);
     if (top === undefined) continue;
     testOnly.add(file);
     paths.add(file);
     if (top !== null) {
-      for (const dir of ancestors(file)) {
+      for (const dir of above) {
         if (dir === top) break;
         paths.add(dir);
       }
     }
-    const parent = posix.dirname(file);
-    if (posix.basename(parent) === 'bin' && !stubs.has(posix.basename(file))) stubs.set(posix.basename(file), file);
+    const parent = above[0] ?? '';
+    if (parent === 'bin' || parent.endsWith('/bin')) {
+      const name = posix.basename(file);
+      if (!stubs.has(name)) stubs.set(name, file);
+    }
   }
   const areas: TestAreas = { roots: rootList, isTestOnly: (file) => testOnly.has(file), paths, stubs, dirs };
   areasMemo.set(model, areas);

@@ -17,6 +17,9 @@ export interface ScanRun {
   fence?: FenceFact;
 }
 
+/** Several rules scan the same shipped files. */
+const runsMemo = new WeakMap<RepoModel, Map<string, ScanRun[] | null>>();
+
 /**
  * A Markdown or plain-text file as runs of text on one line each: Markdown
  * from its facts (prose, code spans, code block lines, link targets, front
@@ -24,6 +27,20 @@ export interface ScanRun {
  * checked through their facts, and for binary or unreadable files.
  */
 export function textRuns(model: RepoModel, file: string): ScanRun[] | null {
+  let memo = runsMemo.get(model);
+  if (!memo) {
+    memo = new Map();
+    runsMemo.set(model, memo);
+  }
+  let runs = memo.get(file);
+  if (runs === undefined) {
+    runs = computeTextRuns(model, file);
+    memo.set(file, runs);
+  }
+  return runs;
+}
+
+function computeTextRuns(model: RepoModel, file: string): ScanRun[] | null {
   if (isScriptFile(file)) return null;
   if (isMarkdownFile(file)) {
     const facts = model.markdownFacts(file);
@@ -58,7 +75,9 @@ const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 /** Identifier-like words with their offsets: what an env var or export name is matched against. */
 export function identifiers(text: string): { word: string; index: number }[] {
-  return [...text.matchAll(IDENTIFIER)].map((match) => ({ word: match[0], index: match.index }));
+  const words: { word: string; index: number }[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) words.push({ word: match[0], index: match.index });
+  return words;
 }
 
 function escape(text: string): string {
@@ -91,6 +110,8 @@ const PATH_TOKEN = /(?:\.{1,2}\/)+[\w@.+*-]+(?:\/[\w@.+*-]+)*\/?|[\w@.+*-]+(?:\/
  */
 export function pathTokens(text: string): { token: string; index: number }[] {
   const tokens: { token: string; index: number }[] = [];
+  // Every path token has a slash; most prose has none.
+  if (!text.includes('/')) return tokens;
   for (const match of text.matchAll(PATH_TOKEN)) {
     const before = text[match.index - 1] ?? '';
     if (/[/~$:\w.@-]/.test(before) || (before === '{' && text[match.index - 2] === '$')) continue;
