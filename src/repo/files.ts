@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
-import { findGitRoot, isIgnoredDirectory, listFilesWithIds } from './git.js';
+import { findGitRoot, isIgnoredDirectory, listFilesWithIds, listTopLevel } from './git.js';
 import type { GitignoreSource } from './gitignore.js';
 
 export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
@@ -16,6 +17,11 @@ export type ReadResult = { ok: true; text: string } | { ok: false; error: string
  * unchanged (none outside git).
  */
 export async function discoverFiles(dir: string, options: { blobIds?: boolean } = {}): Promise<{ files: string[]; git: boolean; blobIds: Map<string, string> }> {
+  // The usual case, a check at the repository root, costs one git process.
+  if (existsSync(path.join(dir, '.git'))) {
+    const listing = await listTopLevel(dir, options.blobIds === true);
+    if (listing) return { ...listing, git: true };
+  }
   const root = await findGitRoot(dir);
   if (root !== null && !(await isIgnoredDirectory(root, dir))) return { ...(await listFilesWithIds(root, dir, options.blobIds === true)), git: true };
   return { files: await walk(dir), git: false, blobIds: new Map() };

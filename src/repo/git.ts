@@ -93,6 +93,16 @@ export async function listFiles(root: string, dir: string): Promise<string[]> {
   return (await listIndex(root, dir, false)).files;
 }
 
+/**
+ * The listing of `dir` when it is the top level of a work tree (it holds
+ * `.git`): one git process, with no need to find the top level or to ask
+ * whether git ignores `dir`. Null when git cannot list it.
+ */
+export async function listTopLevel(dir: string, withIds: boolean): Promise<FileListing | null> {
+  const result = await gitOutput(dir, lsFilesArgs('', withIds));
+  return result.code === 0 ? parseListing('', result.stdout, withIds) : null;
+}
+
 /** `listFiles`, and with `withIds` the blob ids of the unmodified files from the same listing (one more `git ls-files`). */
 export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
   return listIndex(root, dir, withIds);

@@ -56,6 +56,13 @@ describe('discoverFiles outside git', () => {
     expect(await findGitRoot(dir)).toBeNull();
   });
 
+  it('walks a directory whose .git is not a repository, rather than listing nothing', async () => {
+    const broken = tempDir();
+    mkdirSync(path.join(broken, '.git'));
+    write(broken, 'src/a.ts', '');
+    expect(await discoverFiles(broken)).toEqual({ git: false, files: ['src/a.ts'], blobIds: new Map() });
+  });
+
   it('walks the directory, honouring root and nested .gitignore files', async () => {
     expect(await discoverFiles(dir, { blobIds: true })).toEqual({
       git: false,
