@@ -91,6 +91,8 @@ interface Callee {
  */
 export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): TestFact[] {
   const entries: Entry[] = [];
+  /** Serializations of the functions met while hashing, shared by a suite and the tests inside it. */
+  const functionMemo = new Map<TS.Node, { nested: string; own: string }>();
   const bases = new Map(BASES);
   const constants = new Map<string, TS.Expression | null>();
   const declared = new Map<string, TS.FunctionDeclaration | TS.ClassDeclaration>();
@@ -482,9 +484,59 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   // ---- body hash and assertions
 
   function hashBody(node: TS.Node | undefined): string {
+    let text = '';
+    if (node && ts.isFunctionLike(node)) text = functionStrings(node).own;
+    else if (node) {
+      const out: string[] = [];
+      serialize(node, out, null);
+      text = out.join('');
+    }
+    return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  }
+
+  /**
+   * A function's serialization twice over, from one walk: `nested`, as part of
+   * an enclosing body's hash (every statement counts), and `own`, as the body
+   * being hashed (its timing statements left out). Memoized, so a suite's hash
+   * and the hashes of the tests it contains walk each test once.
+   */
+  function functionStrings(fn: TS.SignatureDeclaration): { nested: string; own: string } {
+    const known = functionMemo.get(fn);
+    if (known) return known;
     const out: string[] = [];
-    if (node) serialize(node, out, ts.isFunctionLike(node) ? node : null);
-    return `sha256:${createHash('sha256').update(out.join('')).digest('hex')}`;
+    const timing: [number, number][] = [];
+    open(fn, out);
+    ts.forEachChild(fn, (child) => {
+      if (!ts.isBlock(child)) return serialize(child, out, null);
+      open(child, out);
+      ts.forEachChild(child, (statement) => {
+        const start = out.length;
+        serialize(statement, out, null);
+        if (isTimingStatement(statement, fn)) timing.push([start, out.length]);
+      });
+      out.push(')');
+    });
+    out.push(')');
+    const nested = out.join('');
+    let own = nested;
+    if (timing.length > 0) {
+      own = '';
+      let at = 0;
+      for (const [start, end] of timing) {
+        own += out.slice(at, start).join('');
+        at = end;
+      }
+      own += out.slice(at).join('');
+    }
+    const strings = { nested, own };
+    functionMemo.set(fn, strings);
+    return strings;
+  }
+
+  function open(node: TS.Node, out: string[]): void {
+    out.push('(', kindNames[node.kind] ?? String(node.kind));
+    const text = nodeText(node);
+    if (text !== null) out.push(' ', JSON.stringify(text));
   }
 
   /**
@@ -497,9 +549,12 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (ts.isParenthesizedTypeNode(node)) return serialize(node.type, out, body);
     if (ts.isEmptyStatement(node)) return;
     if (isTimingStatement(node, body)) return;
-    out.push('(', kindNames[node.kind] ?? String(node.kind));
-    const text = nodeText(node);
-    if (text !== null) out.push(' ', JSON.stringify(text));
+    // A function inside the hashed body: no statement of it is the body's own, so its nested form is the same wherever it is met.
+    if (node !== body && ts.isFunctionLike(node)) {
+      out.push(functionStrings(node).nested);
+      return;
+    }
+    open(node, out);
     ts.forEachChild(node, (child) => serialize(child, out, body));
     out.push(')');
   }
