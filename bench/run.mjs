@@ -223,6 +223,21 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
   const eslint = (config, ...args) => [process.execPath, ESLINT, '--config', path.join(BENCH, config), '--format', 'json', ...args, '.'];
   const expected = meta.expectedFindings;
   let original = null;
+  const helperEditSpec = (id, label, argv, edit) => ({
+    id,
+    label,
+    argv,
+    cwd: out,
+    probe: true,
+    before: (i) => {
+      original = edit(out, meta.stagedHelper, `${process.pid}-${Date.now()}-${i}`);
+    },
+    after: () => {
+      if (original !== null) restoreHelper(out, meta.stagedHelper, original);
+      original = null;
+    },
+    validate: checkValidator(expected, 'subset'),
+  });
   return [
     [
       {
@@ -265,42 +280,9 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
         validate: checkValidator(expected, 'exact'),
       },
     ],
-    [
-      {
-        id: 'check-staged',
-        label: 'tripwire check --staged, one staged helper edit (cache warm)',
-        argv: check('--staged', '--cache-location', cache),
-        cwd: out,
-        probe: true,
-        // A new edit per run: the edited helper is never in the fact cache.
-        before: (i) => {
-          original = stageHelperEdit(out, meta.stagedHelper, `${process.pid}-${Date.now()}-${i}`);
-        },
-        after: () => {
-          if (original !== null) restoreHelper(out, meta.stagedHelper, original);
-          original = null;
-        },
-        validate: checkValidator(expected, 'subset'),
-      },
-    ],
-    [
-      {
-        id: 'check-edit',
-        label: 'tripwire check, one unstaged helper edit (cache warm)',
-        argv: check('--cache-location', cache),
-        cwd: out,
-        probe: true,
-        // A new edit per run: neither the verdict nor the edited helper's facts are cached.
-        before: (i) => {
-          original = editHelper(out, meta.stagedHelper, `${process.pid}-${Date.now()}-${i}`);
-        },
-        after: () => {
-          if (original !== null) restoreHelper(out, meta.stagedHelper, original);
-          original = null;
-        },
-        validate: checkValidator(expected, 'subset'),
-      },
-    ],
+    // A new edit per run: neither the verdict nor the edited helper's facts are ever cached.
+    [helperEditSpec('check-staged', 'tripwire check --staged, one staged helper edit (cache warm)', check('--staged', '--cache-location', cache), stageHelperEdit)],
+    [helperEditSpec('check-edit', 'tripwire check, one unstaged helper edit (cache warm)', check('--cache-location', cache), editHelper)],
     [
       {
         id: 'eslint-parser',
@@ -584,14 +566,22 @@ function main() {
   let merged = results;
   if (existsSync(file)) {
     const previous = JSON.parse(readFileSync(file, 'utf8'));
-    const replaced = new Set(results.sizes.map((s) => s.label));
+    const withMeta = (s) => ({ runs: previous.runs, eslintRuns: previous.eslintRuns ?? previous.runs, warmups: previous.warmups ?? 1, builtAt: previous.machine.builtAt, ...s });
+    const fresh = new Map(results.sizes.map((s) => [s.label, s]));
     merged = {
       ...results,
       sizes: [
-        ...previous.sizes
-          .filter((s) => !replaced.has(s.label))
-          .map((s) => ({ runs: previous.runs, eslintRuns: previous.eslintRuns ?? previous.runs, warmups: previous.warmups ?? 1, builtAt: previous.machine.builtAt, ...s })),
-        ...results.sizes,
+        ...previous.sizes.filter((s) => !fresh.has(s.label)).map(withMeta),
+        // A size measured again in part (--only, --skip) keeps the commands this run did not measure,
+        // each marked with the build and run counts it was measured with.
+        ...results.sizes.map((s) => {
+          const before = previous.sizes.find((p) => p.label === s.label);
+          if (!before) return s;
+          const kept = withMeta(before);
+          const measured = new Set(s.commands.map((c) => c.id));
+          const carried = kept.commands.filter((c) => !measured.has(c.id)).map((c) => ({ runs: kept.runs, warmups: kept.warmups, builtAt: kept.builtAt, ...c }));
+          return { ...s, commands: [...carried, ...s.commands] };
+        }),
       ].sort((a, b) => a.size - b.size),
       global: results.global.length > 0 ? results.global : previous.global,
     };

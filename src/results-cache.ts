@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CheckOptions } from './check.js';
 import { CONFIG_FILE_NAMES } from './config/names.js';
 import { cacheDirectory } from './facts/cache.js';
 import type { RuleMetaForReport } from './report/index.js';
@@ -38,16 +39,8 @@ interface Entry {
   run: StoredRun;
 }
 
-export interface ResultsOptions {
-  cwd: string;
-  configFile?: string;
-  cacheLocation?: string;
-  rules?: string[];
-  paths?: string[];
-  base?: string;
-  staged?: boolean;
-  baseline?: boolean;
-}
+/** The options a verdict depends on (a type-only import: check.js is not loaded on a hit). */
+export type ResultsOptions = Pick<CheckOptions, 'cwd' | 'configFile' | 'cacheLocation' | 'rules' | 'paths' | 'base' | 'staged' | 'baseline'>;
 
 export interface ResultsProbe {
   /** The stored verdict for exactly these inputs, or null. */
