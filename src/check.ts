@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { RULE_IDS } from '../rules/ids.js';
+import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';

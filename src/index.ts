@@ -4,7 +4,7 @@ import { strict } from '../presets/strict.js';
 import { plugin } from './eslint/plugin.js';
 
 export { rules } from '../rules/index.js';
-export { RULE_IDS, type RuleId } from '../rules/ids.js';
+export { RULE_IDS, type RuleId } from './rule-ids.js';
 export { check, type CheckOptions } from './check.js';
 export type { CheckResult, Finding, Summary } from './types.js';
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { RuleId } from '../rules/ids.js';
+import type { RuleId } from './rule-ids.js';
 import type { RepoModel } from './model/model.js';
 import type { Loc, Related } from './types.js';
 

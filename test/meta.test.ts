@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_IDS } from '../rules/ids.js';
+import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
 import { check } from '../src/check.js';
 import { PACKAGE_ROOT } from '../src/version.js';

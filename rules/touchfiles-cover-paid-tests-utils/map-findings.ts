@@ -1,4 +1,4 @@
-import type { RuleId } from '../ids.js';
+import type { RuleId } from '../../src/rule-ids.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { FILE_START } from '../../src/model/positions.js';
 import type { SelectionProblem } from '../../src/model/selection.js';

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RULE_IDS } from '../../rules/ids.js';
+import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { UsageError } from '../errors.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RULE_IDS } from '../../rules/ids.js';
+import { RULE_IDS } from '../rule-ids.js';
 import type { SeveritySetting } from '../types.js';
 
 export { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from './names.js';

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import { RULE_IDS } from '../../rules/ids.js';
+import { RULE_IDS } from '../rule-ids.js';
 import { configSchema, rulesSchema } from './schema.js';
 
 export const SCHEMA_ID = 'https://unpkg.com/eslint-plugin-tripwire/schema.json';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuleId } from '../../rules/ids.js';
+import type { RuleId } from '../rule-ids.js';
 import { configSchema, type ConfigInput } from '../config/schema.js';
 import { SCHEMA_ID } from '../config/write-schema.js';
 import { openFactCache, type FactCache } from '../facts/cache.js';

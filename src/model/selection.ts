@@ -1,4 +1,4 @@
-import type { RuleId } from '../../rules/ids.js';
+import type { RuleId } from '../rule-ids.js';
 import type { Config, MapRef } from '../config/schema.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';

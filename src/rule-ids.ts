@@ -1,4 +1,4 @@
-/** Every rule id tripwire knows, in DESIGN.md order. A rule listed here has `rules/<id>.ts` once it lands. */
+/** Every rule id tripwire knows, in DESIGN.md order. Each has `rules/<id>.ts` and `rules/<id>.md`; kept out of `rules/`, which holds only rules, so that `src/` (the config schema) does not depend on it. */
 export const RULE_IDS = [
   'no-paid-calls-in-free-tests',
   'touchfiles-cover-paid-tests',
