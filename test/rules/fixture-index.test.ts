@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { check } from '../../src/check.js';
+import { RULE_IDS } from '../../src/rule-ids.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { fixtureRepo } from '../support/overlay.js';
+
+interface Case {
+  repo: string;
+  overlay?: string;
+  why?: string;
+  findings?: string[];
+}
+
+interface Index {
+  good: Case[];
+  bad: Case[];
+}
+
+function indexOf(rule: string): Index {
+  return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'rules', rule, 'fixtures.json'), 'utf8')) as Index;
+}
+
+/** `file:line` of every finding of `rule` in the built case, in report order. */
+async function findingsOf(rule: string, item: Case): Promise<string[]> {
+  const result = await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false });
+  return result.findings.filter((f) => f.ruleId === rule).map((f) => `${f.file}:${f.line}`);
+}
+
+// Every rule has a known-good and a known-bad repository, indexed under
+// fixtures/rules/<id>/fixtures.json (the repositories themselves are shared by
+// theme: maps/, shipped/, frozen/). A bad one must fail for its stated reason:
+// exactly the listed findings of its own rule, so deleting the rule's check fails here.
+describe.each(RULE_IDS.map((rule) => [rule]))('%s', (rule) => {
+  const index = indexOf(rule);
+
+  it('has at least one known-good and one known-bad repository, each bad one with its reason and findings', () => {
+    expect(index.good.length).toBeGreaterThan(0);
+    expect(index.bad.length).toBeGreaterThan(0);
+    for (const item of index.bad) {
+      expect(item.why).toBeTruthy();
+      expect(item.findings?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(index.good.map((item) => [item.overlay ?? item.repo, item]))('good: %s has no finding of the rule', async (_name, item) => {
+    expect(await findingsOf(rule, item)).toEqual([]);
+  });
+
+  it.each(index.bad.map((item) => [item.overlay ?? item.repo, item]))('bad: %s has exactly the listed findings of the rule', async (_name, item) => {
+    expect(await findingsOf(rule, item)).toEqual(item.findings);
+  });
+});
