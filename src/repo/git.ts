@@ -79,18 +79,17 @@ export async function isIgnoredDirectory(root: string, dir: string): Promise<boo
   return result.code === 0;
 }
 
-async function listIndex(root: string, dir: string, withIds: boolean): Promise<FileListing> {
-  const prefix = await subdirectory(root, dir);
-  return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds);
-}
-
 /**
  * Files under `dir` that git would see: tracked and untracked-but-not-ignored,
  * minus tracked files deleted from the work tree. Paths are relative to `dir`,
  * POSIX, sorted and unique. `root` is the work tree top level (findGitRoot).
+ * With `withIds`, also the blob id of each tracked file git considers
+ * unchanged in the work tree (`--modified` makes git compare stat data); a
+ * file without one (modified, untracked) must be keyed by its content.
  */
-export async function listFiles(root: string, dir: string): Promise<string[]> {
-  return (await listIndex(root, dir, false)).files;
+export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
+  const prefix = await subdirectory(root, dir);
+  return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds);
 }
 
 /**
@@ -101,21 +100,6 @@ export async function listFiles(root: string, dir: string): Promise<string[]> {
 export async function listTopLevel(dir: string, withIds: boolean): Promise<FileListing | null> {
   const result = await gitOutput(dir, lsFilesArgs('', withIds));
   return result.code === 0 ? parseListing('', result.stdout, withIds) : null;
-}
-
-/** `listFiles`, and with `withIds` the blob ids of the unmodified files from the same listing (one more `git ls-files`). */
-export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
-  return listIndex(root, dir, withIds);
-}
-
-/**
- * Blob ids of the tracked files under `dir` whose work tree content git
- * considers unchanged from the index (`git ls-files --stage`, which costs
- * nothing extra). Keys are relative to `dir`. A file missing here (modified,
- * untracked, deleted) must be keyed by its content instead.
- */
-export async function listBlobIds(root: string, dir: string): Promise<Map<string, string>> {
-  return (await listIndex(root, dir, true)).blobIds;
 }
 
 export interface BlobReader {

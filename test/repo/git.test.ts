@@ -3,7 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobReader, findGitRoot, isIgnoredDirectory, listBlobIds, listFiles } from '../../src/repo/git.js';
+import { createBlobReader, findGitRoot, isIgnoredDirectory, listFilesWithIds } from '../../src/repo/git.js';
+
+const listFiles = async (root: string, dir: string): Promise<string[]> => (await listFilesWithIds(root, dir, false)).files;
+const listBlobIds = async (root: string, dir: string): Promise<Map<string, string>> => (await listFilesWithIds(root, dir, true)).blobIds;
 
 // A test run from a git hook inherits these; they would point at the wrong repository.
 delete process.env.GIT_DIR;
