@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { createBlobReader, findGitRoot, simpleGit } from './git.js';
-import { parseListing, splitNul } from './listing.js';
+import { parseListing, pathspecFor, splitNul } from './listing.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -99,7 +99,7 @@ export interface ChangedFilesOptions {
 export async function changedFiles(root: string, dir: string, options: ChangedFilesOptions): Promise<string[]> {
   if (options.base === undefined && options.staged !== true) throw new Error('changedFiles needs a base, staged, or both');
   const prefix = await subdirectory(root, dir);
-  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const pathspec = pathspecFor(prefix);
   const git = simpleGit({ baseDir: root });
   // --no-relative: a user's diff.relative setting would make names relative to the cwd.
   const diff = ['diff', '--name-only', '-z', '--no-renames', '--no-relative', '--no-ext-diff'];
@@ -144,7 +144,7 @@ export interface FileChange {
  */
 export async function diffChanges(root: string, dir: string, mergeBase: string, options: { staged?: boolean } = {}): Promise<FileChange[]> {
   const prefix = await subdirectory(root, dir);
-  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const pathspec = pathspecFor(prefix);
   const git = simpleGit({ baseDir: root });
   const diff = ['diff', '--name-status', '-z', '-M', '--no-relative', '--no-ext-diff', ...(options.staged === true ? ['--cached'] : []), mergeBase, ...pathspec];
   const [statusOutput, untrackedOutput] = await Promise.all([
@@ -217,7 +217,7 @@ export interface StagedState {
  */
 export async function readStagedState(root: string, dir: string): Promise<StagedState> {
   const prefix = await subdirectory(root, dir);
-  const pathspec = prefix === '' ? [] : ['--', `:(top,literal)${prefix}/`];
+  const pathspec = pathspecFor(prefix);
   const git = simpleGit({ baseDir: root });
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const [indexed, unstaged, head] = await Promise.all([
