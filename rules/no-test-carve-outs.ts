@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { FileFacts } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
-import { envUses, RUNNER_ENV, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/model/seams.js';
-import { identifiers, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/model/text-scan.js';
+import { SHELL_LANGUAGES } from '../src/facts/extract-markdown.js';
+import { envUses, hasLexicalEnv, RUNNER_ENV, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/model/seams.js';
+import { envMentions, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/model/text-scan.js';
 import { isMarkdownFile } from '../src/parse/markdown.js';
 import { isScriptFile } from '../src/parse/typescript.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
@@ -36,10 +37,17 @@ export default createRule({
         if (facts) scriptFindings(model, file, facts, vocabulary, report);
         continue;
       }
-      for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report);
-      if (isMarkdownFile(file)) continue;
+      // A shell script or code block says which of its variables come from the environment; prose only names them.
+      const lexical = !isMarkdownFile(file) && hasLexicalEnv(file);
+      for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report, lexical);
       for (const use of envUses(model, file)) {
-        if (use.op === 'read' && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, runnerMessage(`$${use.name}`));
+        if (use.op !== 'read') continue;
+        if (!isMarkdownFile(file) && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, runnerMessage(`$${use.name}`));
+        const uses = vocabulary.env.get(use.name);
+        if (uses) {
+          const { message, related } = envMessage(use.name, uses, lexical ? 'reads' : 'names');
+          report(file, use.name, use.loc, message, related);
+        }
       }
     }
     return [...findings.values()];
@@ -71,8 +79,9 @@ function runnerMessage(what: string): string {
   return `branches on test-runner detection (${what}): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.`;
 }
 
-function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: Vocabulary, report: Report): void {
-  for (const { word, index } of identifiers(run.text)) {
+function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: Vocabulary, report: Report, lexical: boolean): void {
+  const script = lexical || (run.fence !== undefined && SHELL_LANGUAGES.has(run.fence.lang));
+  for (const { word, index } of script ? [] : envMentions(run.text)) {
     const uses = vocabulary.env.get(word);
     if (!uses) continue;
     const { message, related } = envMessage(word, uses, 'names');

@@ -8,7 +8,8 @@ export interface LineEnvRef {
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 // Shell variables are env vars only by convention: upper case, or they are the script's own locals (`$pr`, `$1`).
 const SHELL_NAME = '[A-Z][A-Z0-9_]*';
-const SHELL_READ = new RegExp(`\\$\\{?(${SHELL_NAME})\\b`, 'dg');
+// `${X}` and its operators (`${X:-d}`, `${X#p}`, `${X[0]}`); `${X.y}` is a JavaScript template, not shell.
+const SHELL_READ = new RegExp(`\\$(?:\\{(${SHELL_NAME})(?=[}:#%/^,[@*?=+-])|(${SHELL_NAME})\\b)`, 'dg');
 // `X=…` where a word starts: at the line start, after a separator, or after `export`/`env`/`local`/`readonly`.
 const SHELL_SET = new RegExp(`(^|[\\s;&|(\`])((?:export|readonly|local|declare(?:\\s+-\\w+)*|env(?:\\s+-\\S+)*)\\s+)?(${SHELL_NAME})(?==)`, 'dg');
 
@@ -24,6 +25,7 @@ function collect(line: string, re: RegExp, group: number, op: 'set' | 'read', in
 export function shellEnvRefs(line: string): LineEnvRef[] {
   const refs: LineEnvRef[] = [];
   collect(line, SHELL_READ, 1, 'read', refs);
+  collect(line, SHELL_READ, 2, 'read', refs);
   collect(line, SHELL_SET, 3, 'set', refs);
   return refs.sort((a, b) => a.index - b.index);
 }
@@ -63,22 +65,38 @@ export function scriptLanguage(path: string, text: string): ScriptLanguage | nul
   return 'unknown';
 }
 
-const STANDALONE_ASSIGNMENT = new RegExp(`^\\s*(?:local\\s+|readonly\\s+)?(${SHELL_NAME})=\\S*\\s*(?:#.*)?$`);
-/** Quoted strings and command substitutions, which may hold spaces inside one shell word. */
-const WORD_PARTS = /"(?:[^"\\]|\\.)*"|'[^']*'|\$\([^()]*\)|`[^`]*`/g;
+/** Quoted strings, arithmetic and command substitutions, which may hold spaces or separators inside one shell word. */
+const WORD_PARTS = /"(?:[^"\\]|\\.)*"|'[^']*'|\$\(\([^()]*\)\)|\$\([^()]*\)|`[^`]*`/g;
+/** A simple command that is only an assignment (`X=1`, `local X=$(…)`): the script's own variable. */
+const ASSIGNMENT_ONLY = new RegExp(`^\\s*(?:(?:local|readonly|typeset|declare(?:\\s+-[a-wyzA-Z]+)*)\\s+)?(${SHELL_NAME})(?:\\[[^\\]]*\\])?\\+?=\\S*\\s*$`);
+/** Names a script binds without `=`: loop variables and `read` targets. */
+const LOOP_OR_READ = new RegExp(`^\\s*(?:for\\s+(${SHELL_NAME})\\s+in\\b|(?:while\\s+(?:IFS=\\S*\\s+)?)?read\\s+(?:-[a-zA-Z]*[adnNptu]\\s+\\S+\\s+|-\\w+\\s+)*((?:${SHELL_NAME}\\s*)+))`);
 const EXPORTED = new RegExp(`\\b(?:export|declare\\s+-x)\\s+(${SHELL_NAME})\\b`, 'g');
+const SEPARATORS = /;|&&|\|\||\||\b(?:then|do|else)\b/;
+
+/** The variables a shell script (or one code block) binds itself: assigned as a command of their own, looped over or read. */
+export function shellLocals(lines: readonly string[]): Set<string> {
+  const assigned = new Set<string>();
+  for (const line of lines) {
+    const code = line.replace(WORD_PARTS, '""').replace(/(^|\s)#.*$/, '$1');
+    for (const command of code.split(SEPARATORS)) {
+      const assignment = ASSIGNMENT_ONLY.exec(command);
+      if (assignment?.[1]) assigned.add(assignment[1]);
+      const bound = LOOP_OR_READ.exec(command);
+      if (bound?.[1]) assigned.add(bound[1]);
+      for (const name of bound?.[2]?.trim().split(/\s+/) ?? []) assigned.add(name);
+    }
+  }
+  return assigned;
+}
 
 /**
- * Env refs of a whole shell script, by line: a variable the script assigns on
- * a line of its own and never exports is its own local, not an env var.
+ * Env refs of a whole shell script (or code block), by line: a variable the
+ * script binds itself and never exports is its own local, not an env var.
  */
 export function shellScriptEnvRefs(lines: readonly string[]): LineEnvRef[][] {
-  const assigned = new Set<string>();
+  const assigned = shellLocals(lines);
   const exported = new Set<string>();
-  for (const line of lines) {
-    const standalone = STANDALONE_ASSIGNMENT.exec(line.replace(WORD_PARTS, '""'));
-    if (standalone?.[1]) assigned.add(standalone[1]);
-    for (const match of line.matchAll(EXPORTED)) if (match[1]) exported.add(match[1]);
-  }
+  for (const line of lines) for (const match of line.matchAll(EXPORTED)) if (match[1]) exported.add(match[1]);
   return lines.map((line) => shellEnvRefs(line).filter((ref) => !assigned.has(ref.name) || exported.has(ref.name)));
 }

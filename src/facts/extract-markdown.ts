@@ -3,7 +3,7 @@ import type { Node as YamlNode } from 'yaml';
 import { loadYaml } from '../parse/yaml.js';
 import { parseMarkdown } from '../parse/markdown.js';
 import type { Loc } from '../types.js';
-import { shellEnvRefs } from './env-lexical.js';
+import { shellScriptEnvRefs } from './env-lexical.js';
 import { splitShell } from './shell.js';
 import type { FenceFact, FrontMatterEntry, HeadingFact, LexicalEnvRef, LinkFact, MarkdownFacts, TextRun } from './types.js';
 
@@ -287,7 +287,9 @@ function fence(token: Token, map: [number, number], lines: readonly string[]): F
   if (SHELL_LANGUAGES.has(lang)) {
     const script = runs.map((run) => run.text.replace(/^\s*(?:\$|#|>|PS>)\s+/, '')).join('\n').replace(/\\\n/g, ' ');
     result.commands = splitShell(script);
-    result.env = runs.flatMap((run) => shellEnvRefs(run.text).map((ref): LexicalEnvRef => ({ name: ref.name, op: ref.op, loc: offsetLoc(run.loc, ref.index, ref.name.length) })));
+    // One block is one script: a variable it assigns itself is its own local.
+    const refs = shellScriptEnvRefs(runs.map((run) => run.text));
+    result.env = runs.flatMap((run, index) => (refs[index] ?? []).map((ref): LexicalEnvRef => ({ name: ref.name, op: ref.op, loc: offsetLoc(run.loc, ref.index, ref.name.length) })));
   }
   return result;
 }

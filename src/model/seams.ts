@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { PAID_COMMANDS, PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
 import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
@@ -30,11 +30,28 @@ const AMBIENT_ENV = new Set([
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'CI',
   'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'NO_COLOR', 'FORCE_COLOR', 'COLORTERM', 'EDITOR', 'VISUAL', 'PAGER', 'HOSTNAME', 'DEBUG',
   'DISPLAY', 'SSH_AUTH_SOCK', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'PYTHONPATH', 'VIRTUAL_ENV',
+  'MAIL', 'UID', 'EUID', 'PPID', 'SHLVL', 'IFS', 'PS1', 'PS2', 'PS4', 'RANDOM', 'SECONDS', 'LINENO', 'FUNCNAME', 'PIPESTATUS', 'REPLY',
+  'OPTARG', 'OPTIND', 'OSTYPE', 'HOSTTYPE', 'MACHTYPE', 'COLUMNS', 'LINES', 'TERM_PROGRAM', 'SUDO_USER', 'SUDO_UID', 'EPOCHSECONDS',
+  'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'USERNAME', 'PROGRAMFILES', 'SYSTEMROOT', 'COMSPEC', 'WINDIR', 'PATHEXT', 'OS',
 ]);
-const AMBIENT_PREFIXES = ['LC_', 'XDG_', 'GITHUB_', 'RUNNER_', 'GIT_', 'npm_', 'NPM_', 'CI_', 'BUILDKITE_', 'CIRCLE_', 'GITLAB_', 'TRAVIS_'];
+const AMBIENT_PREFIXES = ['LC_', 'XDG_', 'GITHUB_', 'RUNNER_', 'GIT_', 'npm_', 'NPM_', 'CI_', 'BUILDKITE_', 'CIRCLE_', 'GITLAB_', 'TRAVIS_', 'BASH', 'ZSH_'];
 
+/** A variable of the platform, the shell or CI: never a seam anyone defined. */
 export function isAmbientEnv(name: string): boolean {
   return AMBIENT_ENV.has(name) || AMBIENT_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/** A credential's name (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, …): a product input that tests set to a fake value, not a seam. */
+const CREDENTIAL = /(?:^|_)(?:API_?KEY|KEY_ID|TOKEN|SECRET|SECRET_KEY|ACCESS_KEY|PASSWORD|PASSWD|CREDENTIALS?|AUTH)$/;
+
+export function isCredentialEnv(name: string): boolean {
+  return CREDENTIAL.test(name);
+}
+
+/** A variable of an agent CLI the harness drives (`OPENCODE_CONFIG_DIR`, `CLAUDE_CONFIG_DIR`): that tool defines it, not the tests. */
+function isToolEnv(name: string, commands: ReadonlySet<string>): boolean {
+  const head = name.split('_')[0]?.toLowerCase() ?? '';
+  return name.includes('_') && commands.has(head);
 }
 
 export interface EnvUse {
@@ -265,11 +282,6 @@ function compareUses(a: EnvUse, b: EnvUse): number {
   return (a.op === b.op ? 0 : a.op === 'set' ? -1 : 1) || a.file.localeCompare(b.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
 }
 
-/** Whether a file is shipped code (not prose): its env reads make a variable part of the product. */
-function isCode(file: string): boolean {
-  return isScriptFile(file) || (!isMarkdownFile(file) && scriptLanguage(file, '') !== null);
-}
-
 /** A stand-in the harness configures: a file under a fixture directory or in a `bin/` of a test area. */
 export function isStub(model: RepoModel, file: string): boolean {
   if (!testAreas(model).isTestOnly(file) || isMarkdownFile(file)) return false;
@@ -277,38 +289,123 @@ export function isStub(model: RepoModel, file: string): boolean {
   return dirs.some((dir) => FIXTURE_DIRS.has(dir)) || dirs.at(-1) === 'bin';
 }
 
+/** Where snapshot and golden copies live: a file there renders something shipped, it does not use it. */
+const RENDERING_DIRS = new Set(['golden', 'goldens', '__snapshots__', 'snapshots', 'expected', 'approved', 'rendered']);
+const RENDERING_FILE = /\.(?:snap|golden|approved|received)(?:\.[\w]+)?$/;
+
 /**
- * The test-seam vocabulary of this repository, derived from it: env vars that
- * only tests and fixtures set or read, and the configured test-only words.
- * An env var shipped code also reads is part of the product (a knob the tests
- * turn), unless a stub reads it: then it is the stub's channel, and shipped
- * code that listens on it is the carve-out. Paths and stubs come from `testAreas`.
+ * Test-side files that are copies or renderings of shipped files: under a
+ * snapshot or golden directory, or at a path that ends the way a shipped
+ * file's path does (`test/fixtures/skills/review/SKILL.md` for
+ * `skills/review/SKILL.md`). Their variables are the shipped file's, not the tests'.
+ */
+function renderingsOfShipped(model: RepoModel, areas: TestAreas, shipped: readonly string[]): (file: string) => boolean {
+  const tails = new Set<string>();
+  for (const file of shipped) {
+    if (isScriptFile(file)) continue;
+    const parts = file.split('/');
+    if (parts.length >= 2) tails.add(parts.slice(-2).join('/'));
+  }
+  return (file) => {
+    if (!areas.isTestOnly(file) || isScriptFile(file)) return false;
+    const parts = file.split('/');
+    if (RENDERING_FILE.test(file) || parts.slice(0, -1).some((dir) => RENDERING_DIRS.has(dir))) return true;
+    return parts.length >= 2 && tails.has(parts.slice(-2).join('/'));
+  };
+}
+
+/**
+ * Whether a line documents `name` as a setting for users: an instruction to
+ * set or export it, an assignment, or the head of a list item or table row.
+ */
+function documentsSetting(line: string, name: string): boolean {
+  const at = line.indexOf(name);
+  if (at === -1) return false;
+  const before = line.slice(0, at);
+  const after = line.slice(at + name.length);
+  if (/^`?\s*=/.test(after)) return true;
+  if (/\b(?:set|sets|setting|export|override|overrides|configure|define|defaults?|environment variables?|env vars?)\b[^.!?]{0,60}$/i.test(before)) return true;
+  return /^\s*(?:[-*+|]|\d+\.)\s*(?:\*\*)?`?$/.test(before) && /^`?(?:\*\*)?\s*(?:[:|=(—–-]|\s+-\s)/.test(after);
+}
+
+/**
+ * Names that the repository documents for its users: named anywhere in
+ * non-test, non-shipped prose (README, docs/), documented as a setting in
+ * shipped prose ("Set `X` to cap …", `X=1`, a table row), or named in a
+ * comment of shipped code.
+ */
+function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySet<string>, candidates: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  if (candidates.size === 0) return found;
+  for (const file of model.files) {
+    const markdown = isMarkdownFile(file);
+    if (areas.isTestOnly(file) || !(markdown || shipped.has(file))) continue;
+    const text = model.text(file, false);
+    if (text === null) continue;
+    const prose = markdown && !shipped.has(file);
+    for (const line of prose ? [text] : text.split('\n')) {
+      // In shipped code, a comment that names the variable documents it ("Override the launcher with X").
+      const comment = markdown ? -1 : line.search(/(?:^|\s)(?:\/\/|#|\/?\*)\s/);
+      for (const match of line.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+        const name = match[0];
+        if (!candidates.has(name) || found.has(name)) continue;
+        if (prose || (markdown ? documentsSetting(line, name) : comment !== -1 && match.index > comment)) found.add(name);
+      }
+    }
+    if (found.size === candidates.size) break;
+  }
+  return found;
+}
+
+/**
+ * The test-seam vocabulary of this repository, derived from it: env vars
+ * that the tests and fixtures define (set, or a stub reads) and nothing
+ * outside them defines, and the configured test-only words. A variable that
+ * shipped code or text sets, that a container or `.env` file outside the
+ * tests sets, or that the repository's own documentation names is part of
+ * the product; so are credentials and the platform's variables. Shipped code
+ * that *reads* a variable only the tests define is the carve-out itself, so
+ * a shipped read does not make a variable part of the product. Copies and
+ * renderings of shipped files under the tests are not test-side uses.
  */
 export function testVocabulary(model: RepoModel): Vocabulary {
   const memo = vocabularyMemo.get(model);
   if (memo) return memo;
   const areas = testAreas(model);
-  const productEnv = new Set<string>();
-  for (const file of shippedFiles(model)) {
-    if (isCode(file)) for (const use of envUses(model, file)) productEnv.add(use.name);
-  }
-  for (const file of model.files) {
-    if (!isStub(model, file)) continue;
-    for (const use of envUses(model, file)) if (use.op === 'read') productEnv.delete(use.name);
-  }
+  const shipped = shippedFiles(model);
+  const shippedSet = new Set(shipped);
+  const isRendering = renderingsOfShipped(model, areas, shipped);
   const excluded = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
+  const tools = new Set([...PAID_COMMANDS, ...model.config.paid.commands].map((command) => command.toLowerCase()));
   const env = new Map<string, EnvUse[]>();
+  const defined = new Set<string>();
   for (const file of model.files) {
-    if (!areas.isTestOnly(file)) continue;
+    if (!areas.isTestOnly(file) || isRendering(file)) continue;
+    const stub = isStub(model, file);
     for (const use of envUses(model, file)) {
-      if (productEnv.has(use.name) || excluded.has(use.name) || isAmbientEnv(use.name)) continue;
+      if (excluded.has(use.name) || isAmbientEnv(use.name) || isCredentialEnv(use.name) || isToolEnv(use.name, tools)) continue;
+      if (use.op === 'set' || stub) defined.add(use.name);
       const list = env.get(use.name);
       if (list) list.push(use);
       else env.set(use.name, [use]);
     }
   }
+  for (const name of env.keys()) if (!defined.has(name)) env.delete(name);
+  const product = new Set<string>();
+  for (const file of model.files) {
+    if (areas.isTestOnly(file) || isWorkflowOrManifest(file) || (!shippedSet.has(file) && isScriptFile(file))) continue;
+    if (!shippedSet.has(file) && !isMarkdownFile(file) && !hasLexicalEnv(file)) continue;
+    for (const use of envUses(model, file)) if (use.op === 'set' && env.has(use.name)) product.add(use.name);
+  }
+  for (const name of product) env.delete(name);
+  for (const name of documentedNames(model, areas, shippedSet, new Set(env.keys()))) env.delete(name);
   for (const list of env.values()) list.sort(compareUses);
   const vocabulary: Vocabulary = { areas, env, tokens: model.config.shipped.testTokens };
   vocabularyMemo.set(model, vocabulary);
   return vocabulary;
+}
+
+/** CI workflows and package manifests set variables for the test jobs as often as for the product: neither side's evidence. */
+function isWorkflowOrManifest(file: string): boolean {
+  return file.startsWith('.github/') || posix.basename(file) === 'package.json';
 }

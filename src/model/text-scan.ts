@@ -80,6 +80,19 @@ export function identifiers(text: string): { word: string; index: number }[] {
   return words;
 }
 
+/**
+ * Words of prose that name an environment variable: written as one (`$X`,
+ * `${X}`, `X=…`, `env.X`), or shaped like one (upper case with an
+ * underscore, `REVIEW_FIXTURE`). A bare word like PASS or JSON is prose.
+ */
+export function envMentions(text: string): { word: string; index: number }[] {
+  return identifiers(text).filter(({ word, index }) => {
+    if (/^[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]$/.test(word)) return true;
+    const before = text.slice(Math.max(0, index - 5), index);
+    return /(?:\$\{?|env\.|env\[['"])$/.test(before) || text[index + word.length] === '=';
+  });
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -160,6 +173,8 @@ export function testPathOf(model: RepoModel, token: string, fromFile: string): s
   const areas = testAreas(model);
   const clean = token.replace(/\/+$/, '');
   if (isDynamicGlob(clean)) {
+    // `**/*.jsonl` names files anywhere (a tool's logs); only a glob rooted in a directory can name the tests'.
+    if (isDynamicGlob(clean.replace(/^\.\//, '').split('/')[0] ?? '')) return null;
     const matches = model.matching([clean.replace(/^\.\//, '')]);
     return matches.length > 0 && matches.every((file) => areas.isTestOnly(file)) ? clean : null;
   }

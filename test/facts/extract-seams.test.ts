@@ -84,6 +84,26 @@ describe('lexical env references', () => {
     expect(refs.map((line) => line.map((ref) => `${ref.op} ${ref.name}`))).toEqual([[], [], ['read CMR_FIXTURE'], ['set OUT'], ['set OUT'], ['set GH_HOST']]);
   });
 
+  it('treats variables a script binds in a command of their own, a loop or a read as locals, wherever they sit on the line', () => {
+    const refs = shellScriptEnvRefs([
+      'B=$(command -v browse); $B goto "$URL"',
+      'if [ -z "$MODE" ]; then MODE=fast; fi',
+      'PASS=$((PASS+1)) && echo "$PASS"',
+      'for FILE in *.md; do echo "$FILE"; done',
+      'while IFS= read -r NAME VALUE; do echo "$NAME=$VALUE"; done',
+      'TRACE=1 run "$TARGET"',
+    ]);
+    expect(refs.map((line) => line.map((ref) => `${ref.op} ${ref.name}`))).toEqual([['read URL'], [], [], [], ['set IFS'], ['set TRACE', 'read TARGET']]);
+  });
+
+  it('does not take a JavaScript template interpolation for a shell variable', () => {
+    expect(shellEnvRefs('echo `${JSON.stringify(payload)}` "${HOME_DIR}" "${CFG[0]}" "${LEVEL:-1}"').map((ref) => `${ref.op} ${ref.name}`)).toEqual([
+      'read HOME_DIR',
+      'read CFG',
+      'read LEVEL',
+    ]);
+  });
+
   it('reads Python os.environ and os.getenv', () => {
     const line = `spec = os.environ["CMR_FIXTURE"]; allow = os.environ.get('CMR_ALLOW_MERGE'); x = getenv("X"); os.environ["OUT"] = "1"`;
     expect(pythonEnvRefs(line).map((ref) => `${ref.op} ${ref.name}`)).toEqual(['read CMR_FIXTURE', 'read CMR_ALLOW_MERGE', 'read X', 'set OUT']);

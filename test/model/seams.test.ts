@@ -47,28 +47,55 @@ describe('test areas', () => {
     expect(testPathOf(m, 'src/review.ts', 'skills/review/SKILL.md')).toBeNull();
     expect(testPathOf(m, 'tests/', 'skills/review/SKILL.md')).toBeNull();
     expect(testPathOf(m, 'review/cases', 'skills/review/SKILL.md')).toBeNull();
+    expect(testPathOf(m, 'tests/review/fixtures/**/*.diff', 'skills/review/SKILL.md')).toBe('tests/review/fixtures/**/*.diff');
+    expect(testPathOf(m, '**/*.diff', 'skills/review/SKILL.md')).toBeNull();
   });
 });
 
 describe('the test-seam vocabulary', () => {
   it('holds env vars only tests and stubs use, in any language, with where the tests set them first', async () => {
     const vocabulary = testVocabulary(await model(CATALOG));
-    expect([...vocabulary.env.keys()].sort()).toEqual(['REVIEW_BASE', 'REVIEW_FIXTURE', 'REVIEW_GH_LOG']);
+    expect([...vocabulary.env.keys()].sort()).toEqual(['REVIEW_BASE', 'REVIEW_FIXTURE', 'REVIEW_GH_LOG', 'REVIEW_MODEL']);
     expect(vocabulary.env.get('REVIEW_FIXTURE')?.map((use) => `${use.op} ${use.file}:${use.loc.line}:${use.loc.column}`)).toEqual([
       'set tests/review/cases/review.test.ts:2:50',
       'read tests/review/fixtures/bin/git:2:7',
     ]);
   });
 
-  it('leaves out what shipped code reads (a product knob), unless a stub reads it too, and platform vars and API keys', async () => {
+  it('keeps a variable only the tests set even when shipped code reads it: that read is the carve-out', async () => {
     const vocabulary = testVocabulary(await model(CATALOG));
-    // REVIEW_MODEL: the tests turn a knob src/review.ts reads. REVIEW_BASE: collect.sh ships, but the git stub reads it too.
-    expect(vocabulary.env.has('REVIEW_MODEL')).toBe(false);
-    expect(vocabulary.env.has('REVIEW_BASE')).toBe(true);
+    expect(vocabulary.env.get('REVIEW_MODEL')?.map((use) => `${use.op} ${use.file}`)).toEqual(['set tests/review/cases/review.test.ts']);
     expect(vocabulary.env.has('PATH')).toBe(false);
     expect(vocabulary.env.has('HOME')).toBe(false);
     expect(vocabulary.env.has('ANTHROPIC_API_KEY')).toBe(false);
-    // scripts/ neither ships nor is a test area.
+    // scripts/ neither ships nor is a test area: what it sets is nobody's seam.
     expect(vocabulary.env.has('REVIEW_BATTERY')).toBe(false);
+  });
+
+  it('leaves out what the repository documents for users, what shipped text sets, credentials and shell variables', async () => {
+    const vocabulary = testVocabulary(
+      await model({
+        ...CATALOG,
+        'README.md': '# Review\n\nThe model is chosen with REVIEW_MODEL.\n',
+        'skills/review/SKILL.md': '# Review\n\nSet `REVIEW_BASE` to review against another branch.\n\n```sh\nexport REVIEW_GH_LOG=/tmp/gh.log\n```\n',
+        'tests/review/cases/token.test.ts': "process.env.REVIEW_SERVICE_TOKEN = 'fake';\nprocess.env.BASH_ENV = 'x';\nprocess.env.CLAUDE_CONFIG_DIR = '/tmp/c';\nprocess.env.REVIEW_OPEN_CMD = 'true';\n",
+        'src/open.ts': '// Override the opener with REVIEW_OPEN_CMD.\nexport const opener = process.env.REVIEW_OPEN_CMD;\n',
+      }),
+    );
+    expect([...vocabulary.env.keys()].sort()).toEqual(['REVIEW_FIXTURE']);
+  });
+
+  it('does not take copies or renderings of shipped files under the tests for test-side uses', async () => {
+    const vocabulary = testVocabulary(
+      await model({
+        ...CATALOG,
+        'tests/review/golden/skills/review/SKILL.md': '```sh\nREVIEW_RENDERED=1 review\n```\n',
+        'tests/review/fixtures/copy/review/SKILL.md': '```sh\nREVIEW_COPIED=1 review\n```\n',
+        'tests/review/fixtures/own/notes.md': '```sh\nREVIEW_OWN=1 review\n```\n',
+      }),
+    );
+    expect(vocabulary.env.has('REVIEW_RENDERED')).toBe(false);
+    expect(vocabulary.env.has('REVIEW_COPIED')).toBe(false);
+    expect(vocabulary.env.has('REVIEW_OWN')).toBe(true);
   });
 });
