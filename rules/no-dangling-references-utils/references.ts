@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { testAreas } from '../../src/model/seams.js';
+import { shippedFiles, testAreas } from '../../src/model/seams.js';
 import { isAllowed, isIllustrative, pathCandidates, pathExists, pathTokens, subLoc, textRuns, type RunWhere } from '../../src/model/text-scan.js';
 import { isMarkdownFile } from '../../src/parse/markdown.js';
 import { isScriptFile } from '../../src/parse/typescript.js';
@@ -63,28 +63,83 @@ export function pathRefs(model: RepoModel, file: string): PathRef[] {
       refs.push({ file, written: path === '' ? target : path, candidates, loc: run.loc, where: 'link', ...(anchor !== undefined && { anchor }) });
       continue;
     }
-    for (const { token, index } of pathTokens(run.text)) {
+    // A comment in a script or config file is prose about it, not a path it uses.
+    const text = run.where === 'line' ? run.text.replace(/(?:^|\s)(?:#|\/\/).*$/, '') : run.text;
+    for (const { token, index } of pathTokens(text)) {
       refs.push({ file, written: token, candidates: pathCandidates(token, file), loc: subLoc(run.loc, index, token.length), where: run.where, ...(illustrative && { illustrative }) });
     }
   }
   return refs;
 }
 
+/** `<name>`, `{id}`, `YYYY-MM-DD`, `XXX`, `$VAR`, `…`: a template for a path, not a path. */
+const PLACEHOLDER = /[<>{}$*]|\bY{4}\b|\bYYYY|\bMM-DD\b|\bX{3,}\b|\.{3}|\u2026/;
+
+interface ShippedLayout {
+  /** The directories that hold a shipped file, and their ancestors. */
+  dirs: Set<string>;
+  /** The file names shipped anywhere. */
+  names: Set<string>;
+}
+
+const layoutMemo = new WeakMap<RepoModel, ShippedLayout>();
+
+/** Where shipped files are: what a reader of shipped text can find beside it. */
+function shippedLayout(model: RepoModel): ShippedLayout {
+  let layout = layoutMemo.get(model);
+  if (!layout) {
+    layout = { dirs: new Set(), names: new Set() };
+    for (const file of shippedFiles(model)) {
+      layout.names.add(posix.basename(file));
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) layout.dirs.add(file.slice(0, slash));
+    }
+    layoutMemo.set(model, layout);
+  }
+  return layout;
+}
+
 /**
- * Whether a path token is meant as a repository path: explicitly relative,
- * or its first segment names something at the root or beside the file. Other
- * slashed words (`and/or`, `owner/repo`, `application/json`) are not checked.
+ * The places a path written in shipped text names in this repository, or
+ * null when it names none: a link target; a path relative to the file in
+ * inline code whose directory exists; or a path ending in a file name with
+ * an extension whose first directory holds shipped files at the root, or
+ * exists beside the file with the path's own directory. Everything else is a
+ * location in the user's project, an output directory, an example or a
+ * slash-joined phrase (`and/or`, `review/diff`): not a reference. Code
+ * blocks, scripts and string literals run from the user's working
+ * directory, so their relative paths are not references either.
  */
-function looksLikeRepoPath(model: RepoModel, ref: PathRef): boolean {
-  if (ref.where === 'link') return true;
-  if (/[<>{}]/.test(ref.written)) return false;
-  if (ref.written.startsWith('./') || ref.written.startsWith('../')) return ref.where !== 'string';
-  const first = ref.written.split('/')[0] ?? '';
-  if (first === '' || first.includes('*')) return false;
+function repoCandidates(model: RepoModel, ref: PathRef): string[] | null {
   const dirs = testAreas(model).dirs;
-  if (ref.where === 'string') return dirs.has(first);
+  if (ref.where === 'link') {
+    // `/providers/openai` on a documentation site is a route unless the repository has that top-level entry.
+    const top = ref.written.startsWith('/') ? (ref.written.slice(1).split('/')[0] ?? '') : null;
+    return top === null || dirs.has(top) || model.fileSet.has(top) ? ref.candidates : null;
+  }
+  if (PLACEHOLDER.test(ref.written)) return null;
+  const parentExists = (path: string): boolean => {
+    const parent = posix.dirname(path);
+    return parent === '.' || dirs.has(parent);
+  };
+  const written = ref.written;
+  const last = written.split('/').at(-1) ?? '';
+  // A file name with an extension: `./setup` is a command, `out/` a directory made at run time.
+  if (!/\.[A-Za-z0-9]+$/.test(last)) return null;
+  if (written.startsWith('./') || written.startsWith('../')) {
+    if (ref.where !== 'code' || last.startsWith('-')) return null;
+    const candidates = ref.candidates.filter(parentExists);
+    // The same name shipped elsewhere: the text is relative to another place it describes.
+    if (candidates.length === 0 || shippedLayout(model).names.has(last)) return null;
+    return candidates;
+  }
+  const first = written.split('/')[0] ?? '';
+  const held = shippedLayout(model).dirs;
   const beside = posix.join(posix.dirname(ref.file), first);
-  return dirs.has(first) || model.fileSet.has(first) || dirs.has(beside) || model.fileSet.has(beside);
+  const bases = [held.has(first) ? '' : null, ref.where !== 'string' && dirs.has(beside) ? posix.dirname(ref.file) : null].filter((base) => base !== null);
+  // Under a top-level directory that holds shipped files, a missing directory is the defect (a removed
+  // skill still named); beside the file, only a path whose directory exists is one this text describes.
+  const candidates = bases.map((base) => posix.normalize(posix.join(base, written))).filter((path, i) => (bases[i] === '' ? true : parentExists(path)));
+  return candidates.length === 0 ? null : candidates;
 }
 
 /** An existing sibling whose name is a near miss of the missing one (a typo or a small rename). */
@@ -108,10 +163,11 @@ export function missingReferences(model: RepoModel, file: string): RuleFinding[]
   const findings: RuleFinding[] = [];
   for (const ref of pathRefs(model, file)) {
     if (ref.where === 'import' || ref.where === 'text' || ref.illustrative) continue;
-    if (!looksLikeRepoPath(model, ref) || isAllowed(model, ref.written, file)) continue;
-    const target = ref.candidates.find((candidate) => pathExists(model, candidate));
+    const candidates = repoCandidates(model, ref);
+    if (candidates === null || candidates.length === 0 || isAllowed(model, ref.written, file)) continue;
+    const target = candidates.find((candidate) => pathExists(model, candidate));
     if (target === undefined) {
-      const primary = ref.candidates.at(-1) ?? ref.written;
+      const primary = candidates.at(-1) ?? ref.written;
       const hint = nearest(model, primary);
       findings.push({ file, loc: ref.loc, message: `names ${ref.written}, which does not exist${hint ? ` (did you mean ${hint}?)` : ''}: a reader told to use it finds nothing. Fix the path or remove the reference.` });
       continue;

@@ -103,6 +103,47 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     expect(await findings(dir)).toEqual([]);
   });
 
+  it("leaves locations in the user's project, placeholders, site routes and code run from the user's directory alone", async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**', 'docs/guide.md'] } }),
+      'skills/plan/SKILL.md': [
+        '# Plan',
+        '',
+        'Save the plan to `docs/plans/<date>-<topic>.md`, then to `notes/plans/2026-01-01-topic.md` in your project.',
+        'Work in `.claude/worktrees/feature/` and write results under `out/report.json`.',
+        'Never open `../../../etc/passwd`. Run `./setup` from where the skill is installed.',
+        'See [providers](/providers/openai) on the site, and `review/diff` or `VERSION/CHANGELOG`.',
+        '',
+        '```sh',
+        'cat ./build/summary.md ../shared/notes.md',
+        '```',
+        '',
+      ].join('\n'),
+      'skills/plan/run.sh': '#!/bin/sh\n# writes reports/latest/summary.md\necho done\n',
+      'docs/guide.md': 'Paths in a guide: `src/lib/gone.md` is not shipped here.\n',
+      'src/lib/index.ts': 'export const x = 1;\n',
+    });
+    expect(await findings(dir)).toEqual([]);
+  });
+
+  it('still reports a path into a shipped directory, a relative path beside the file, and a root link into a shipped directory, when they are gone', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**'] } }),
+      'skills/plan/SKILL.md': [
+        '# Plan',
+        '',
+        'Follow `skills/review/SKILL.md`, then read `./checklist.md` and the [root notes](/skills/NOTES.md).',
+        '',
+      ].join('\n'),
+      'skills/plan/template.md': 'A template.\n',
+    });
+    expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(',')))).toEqual([
+      'skills/plan/SKILL.md:3:9 names skills/review/SKILL.md',
+      'skills/plan/SKILL.md:3:45 names ./checklist.md',
+      'skills/plan/SKILL.md:3:82 names /skills/NOTES.md',
+    ]);
+  });
+
   it('reports configuration globs that match nothing', async () => {
     const dir = fixtureRepo('shipped/good');
     configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, exclude: ['skills/legacy/**'], allow: [{ token: 'X', files: ['skills/gone/SKILL.md'], reason: 'r' }] } }));
