@@ -79,6 +79,14 @@ function runnerMessage(what: string): string {
   return `branches on test-runner detection (${what}): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.`;
 }
 
+const testFileSets = new WeakMap<RepoModel, Set<string>>();
+
+function testFileSet(model: RepoModel): Set<string> {
+  let set = testFileSets.get(model);
+  if (!set) testFileSets.set(model, (set = new Set(model.testFiles())));
+  return set;
+}
+
 function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: Vocabulary, report: Report, lexical: boolean): void {
   const script = lexical || (run.fence !== undefined && SHELL_LANGUAGES.has(run.fence.lang));
   for (const { word, index } of script ? [] : envMentions(run.text)) {
@@ -88,10 +96,12 @@ function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: V
     report(file, word, subLoc(run.loc, index, word.length), message, related);
   }
   const targets = run.where === 'link' ? [{ token: run.text.replace(/[#?].*$/, ''), index: 0 }] : pathTokens(run.text);
+  const guards = testFileSet(model);
   for (const { token, index } of targets) {
     if (token === '') continue;
     const path = testPathOf(model, token, file);
-    if (path !== null) report(file, token, subLoc(run.loc, index, token.length), pathMessage(token, path));
+    // Text naming the test that guards it documents the contract; a seam is a fixture, stub or helper it would use.
+    if (path !== null && !guards.has(path)) report(file, token, subLoc(run.loc, index, token.length), pathMessage(token, path));
   }
   for (const token of vocabulary.tokens) {
     for (const index of tokenOffsets(run.text, token)) {

@@ -45,6 +45,17 @@ describe('no-test-carve-outs on fixtures/shipped (a skills catalog)', () => {
     ]);
   });
 
+  it('leaves prose that names the test guarding it alone, and still reports the fixture beside it', async () => {
+    const dir = fixtureRepo('shipped/good');
+    const skill = join(dir, 'skills/checking-merge-readiness/SKILL.md');
+    const lines = readFileSync(skill, 'utf8').split('\n');
+    lines.splice(8, 0, 'The outcome menu is locked by `tests/checking-merge-readiness/cases/merge-digest.test.ts`; see `tests/checking-merge-readiness/fixtures/bin/gh`.');
+    writeFileSync(skill, lines.join('\n'));
+    expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(',')))).toEqual([
+      'skills/checking-merge-readiness/SKILL.md:9:97 names tests/checking-merge-readiness/fixtures/bin/gh',
+    ]);
+  });
+
   it('reports shipped source that branches on NODE_ENV === test', async () => {
     expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/runner-branch-in-source'))).toEqual([
       "src/digest.ts:14:19 branches on test-runner detection (NODE_ENV === 'test'): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.",
