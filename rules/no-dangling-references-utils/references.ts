@@ -1,7 +1,9 @@
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { shippedFiles, testAreas } from '../../src/model/seams.js';
+import { scanText, shippedFiles, testAreas } from '../../src/model/seams.js';
 import { isAllowed, isIllustrative, pathCandidates, pathExists, pathTokens, subLoc, textRuns, type RunWhere } from '../../src/model/text-scan.js';
+import { scriptLanguage } from '../../src/facts/env-lexical.js';
+import { SHELL_LANGUAGES } from '../../src/facts/extract-markdown.js';
 import { isMarkdownFile } from '../../src/parse/markdown.js';
 import { isScriptFile } from '../../src/parse/typescript.js';
 import type { RuleFinding } from '../../src/rule.js';
@@ -23,6 +25,8 @@ export interface PathRef {
   anchor?: string;
   /** Part of an illustrative code block. */
   illustrative?: boolean;
+  /** Part of a command (a shell block, a script line): it runs in the user's working directory. */
+  command?: boolean;
 }
 
 function decode(text: string): string {
@@ -50,7 +54,9 @@ export function pathRefs(model: RepoModel, file: string): PathRef[] {
     }
     return refs;
   }
-  for (const run of textRuns(model, file) ?? []) {
+  const runs = textRuns(model, file) ?? [];
+  const program = runs.some((run) => run.where === 'line') && isProgram(file, scanText(model, file) ?? '');
+  for (const run of runs) {
     const illustrative = run.fence ? isIllustrative(model, file, run.fence) : false;
     if (run.fence && NOT_REFERENCES.has(run.fence.lang)) continue;
     if (run.where === 'link') {
@@ -65,11 +71,18 @@ export function pathRefs(model: RepoModel, file: string): PathRef[] {
     }
     // A comment in a script or config file is prose about it, not a path it uses.
     const text = run.where === 'line' ? run.text.replace(/(?:^|\s)(?:#|\/\/).*$/, '') : run.text;
+    const command = (run.where === 'line' && program) || (run.fence !== undefined && SHELL_LANGUAGES.has(run.fence.lang));
     for (const { token, index } of pathTokens(text)) {
-      refs.push({ file, written: token, candidates: pathCandidates(token, file), loc: subLoc(run.loc, index, token.length), where: run.where, ...(illustrative && { illustrative }) });
+      refs.push({ file, written: token, candidates: pathCandidates(token, file), loc: subLoc(run.loc, index, token.length), where: run.where, ...(illustrative && { illustrative }), ...(command && { command }) });
     }
   }
   return refs;
+}
+
+/** A shell or Python script: what it names, it opens from the directory it runs in. */
+function isProgram(file: string, text: string): boolean {
+  const language = scriptLanguage(file, text);
+  return language === 'shell' || language === 'python';
 }
 
 /** `<name>`, `{id}`, `YYYY-MM-DD`, `XXX`, `$VAR`, `…`: a template for a path, not a path. */
@@ -105,9 +118,7 @@ function shippedLayout(model: RepoModel): ShippedLayout {
  * an extension whose first directory holds shipped files at the root, or
  * exists beside the file with the path's own directory. Everything else is a
  * location in the user's project, an output directory, an example or a
- * slash-joined phrase (`and/or`, `review/diff`): not a reference. Code
- * blocks, scripts and string literals run from the user's working
- * directory, so their relative paths are not references either.
+ * slash-joined phrase (`and/or`, `review/diff`): not a reference.
  */
 function repoCandidates(model: RepoModel, ref: PathRef): string[] | null {
   const dirs = testAreas(model).dirs;
@@ -135,7 +146,7 @@ function repoCandidates(model: RepoModel, ref: PathRef): string[] | null {
   const first = written.split('/')[0] ?? '';
   const held = shippedLayout(model).dirs;
   const beside = posix.join(posix.dirname(ref.file), first);
-  const bases = [held.has(first) ? '' : null, ref.where !== 'string' && dirs.has(beside) ? posix.dirname(ref.file) : null].filter((base) => base !== null);
+  const bases = [held.has(first) ? '' : null, dirs.has(beside) ? posix.dirname(ref.file) : null].filter((base) => base !== null);
   // Under a top-level directory that holds shipped files, a missing directory is the defect (a removed
   // skill still named); beside the file, only a path whose directory exists is one this text describes.
   const candidates = bases.map((base) => posix.normalize(posix.join(base, written))).filter((path, i) => (bases[i] === '' ? true : parentExists(path)));
@@ -162,7 +173,9 @@ function anchorsOf(model: RepoModel, file: string): { anchors: Set<string>; head
 export function missingReferences(model: RepoModel, file: string): RuleFinding[] {
   const findings: RuleFinding[] = [];
   for (const ref of pathRefs(model, file)) {
-    if (ref.where === 'import' || ref.where === 'text' || ref.illustrative) continue;
+    // A string in code or a command is a path opened from the working directory, the user's project: absent
+    // here, it is no evidence (the diff check still reports one that names a file the diff deleted).
+    if (ref.where === 'import' || ref.where === 'text' || ref.where === 'string' || ref.command || ref.illustrative) continue;
     const candidates = repoCandidates(model, ref);
     if (candidates === null || candidates.length === 0 || isAllowed(model, ref.written, file)) continue;
     const target = candidates.find((candidate) => pathExists(model, candidate));

@@ -115,18 +115,20 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
         'See [providers](/providers/openai) on the site, and `review/diff` or `VERSION/CHANGELOG`.',
         '',
         '```sh',
-        'cat ./build/summary.md ../shared/notes.md',
+        'cat ./build/summary.md ../shared/notes.md skills/plan/notes.md',
         '```',
         '',
       ].join('\n'),
-      'skills/plan/run.sh': '#!/bin/sh\n# writes reports/latest/summary.md\necho done\n',
+      'skills/plan/run.sh': '#!/bin/sh\n# writes reports/latest/summary.md\ncat skills/plan/state.md\n',
+      'skills/plan/plugin.json': '{ "skills": ["skills/plan/SKILL.md"] }\n',
+      'skills/plan/scaffold.ts': "export const files = { 'skills/app/index.js': 'x' };\n",
       'docs/guide.md': 'Paths in a guide: `src/lib/gone.md` is not shipped here.\n',
       'src/lib/index.ts': 'export const x = 1;\n',
     });
     expect(await findings(dir)).toEqual([]);
   });
 
-  it('still reports a path into a shipped directory, a relative path beside the file, and a root link into a shipped directory, when they are gone', async () => {
+  it('still reports a path into a shipped directory (in prose or a manifest), a relative path beside the file, and a root link into a shipped directory, when they are gone', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**'] } }),
       'skills/plan/SKILL.md': [
@@ -136,8 +138,10 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
         '',
       ].join('\n'),
       'skills/plan/template.md': 'A template.\n',
+      'skills/plan/plugin.json': '{ "skills": ["skills/gone/SKILL.md"] }\n',
     });
     expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(',')))).toEqual([
+      'skills/plan/plugin.json:1:15 names skills/gone/SKILL.md',
       'skills/plan/SKILL.md:3:9 names skills/review/SKILL.md',
       'skills/plan/SKILL.md:3:45 names ./checklist.md',
       'skills/plan/SKILL.md:3:82 names /skills/NOTES.md',
