@@ -54,6 +54,19 @@ function isToolEnv(name: string, commands: ReadonlySet<string>): boolean {
   return name.includes('_') && commands.has(head);
 }
 
+/** Cloud platforms whose variables (`AWS_REGION`, `VERCEL_ENV`) their own tools define. */
+const PLATFORM_FAMILIES = ['AWS', 'AZURE', 'GOOGLE', 'GCP', 'GCLOUD', 'CLOUDSDK', 'VERCEL', 'NETLIFY', 'CLOUDFLARE', 'HEROKU', 'FLY', 'DOCKER', 'KUBERNETES'];
+
+/**
+ * The family a variable belongs to: its first word (`OPENAI` of
+ * `OPENAI_BASE_URL`). The families of the model vendors' keys and of the cloud
+ * platforms are those services' settings, never a seam this repository's
+ * tests invented.
+ */
+function familyOf(name: string): string {
+  return name.includes('_') ? (name.split('_')[0] ?? '') : '';
+}
+
 export interface EnvUse {
   name: string;
   op: 'set' | 'read';
@@ -363,7 +376,8 @@ function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySe
  * outside them defines, and the configured test-only words. A variable that
  * shipped code or text sets, that a container or `.env` file outside the
  * tests sets, or that the repository's own documentation names is part of
- * the product; so are credentials and the platform's variables. Shipped code
+ * the product; so are credentials, the settings of the model vendors and
+ * cloud platforms (`OPENAI_BASE_URL`, `AWS_REGION`), and the platform's variables. Shipped code
  * that *reads* a variable only the tests define is the carve-out itself, so
  * a shipped read does not make a variable part of the product. Copies and
  * renderings of shipped files under the tests are not test-side uses.
@@ -379,8 +393,10 @@ export function testVocabulary(model: RepoModel): Vocabulary {
   const tools = new Set([...PAID_COMMANDS, ...model.config.paid.commands].map((command) => command.toLowerCase()));
   const env = new Map<string, EnvUse[]>();
   const defined = new Set<string>();
+  const tests = new Set(model.testFiles());
+  const services = new Set([...PLATFORM_FAMILIES, ...[...PAID_ENV, ...model.config.paid.env].map(familyOf).filter((family) => family !== '')]);
   for (const file of model.files) {
-    if (!areas.isTestOnly(file) || isRendering(file)) continue;
+    if (!areas.isTestOnly(file) || isRendering(file) || (isWorkflowOrManifest(file) && !tests.has(file))) continue;
     const stub = isStub(model, file);
     for (const use of envUses(model, file)) {
       if (excluded.has(use.name) || isAmbientEnv(use.name) || isCredentialEnv(use.name) || isToolEnv(use.name, tools)) continue;
@@ -398,6 +414,7 @@ export function testVocabulary(model: RepoModel): Vocabulary {
     for (const use of envUses(model, file)) if (use.op === 'set' && env.has(use.name)) product.add(use.name);
   }
   for (const name of product) env.delete(name);
+  for (const name of env.keys()) if (services.has(familyOf(name))) env.delete(name);
   for (const name of documentedNames(model, areas, shippedSet, new Set(env.keys()))) env.delete(name);
   for (const list of env.values()) list.sort(compareUses);
   const vocabulary: Vocabulary = { areas, env, tokens: model.config.shipped.testTokens };

@@ -85,6 +85,32 @@ describe('the test-seam vocabulary', () => {
     expect([...vocabulary.env.keys()].sort()).toEqual(['REVIEW_FIXTURE']);
   });
 
+  it("leaves out the settings of model vendors and cloud platforms, which their own tools define, and keeps the harness's own", async () => {
+    const vocabulary = testVocabulary(
+      await model({
+        ...CATALOG,
+        'tests/review/cases/endpoint.test.ts': "process.env.OPENAI_BASE_URL = 'http://localhost';\nprocess.env.AWS_REGION = 'x';\nprocess.env.REVIEW_ENDPOINT = 'y';\n",
+        'src/endpoint.ts': 'export const endpoint = [process.env.OPENAI_BASE_URL, process.env.AWS_REGION, process.env.REVIEW_ENDPOINT];\n',
+      }),
+    );
+    expect([...vocabulary.env.keys()].filter((name) => !['REVIEW_BASE', 'REVIEW_FIXTURE', 'REVIEW_GH_LOG', 'REVIEW_MODEL'].includes(name))).toEqual(['REVIEW_ENDPOINT']);
+  });
+
+  it('does not take what a CI workflow sets for a test-side definition, even where a workflow test makes .github a test area', async () => {
+    const config = JSON.parse(CATALOG['tripwire.config.json']);
+    const vocabulary = testVocabulary(
+      await model({
+        ...CATALOG,
+        'tripwire.config.json': JSON.stringify({ ...config, tests: { include: [...config.tests.include, '.github/actions/*/test.js'] } }),
+        '.github/actions/label/test.js': "process.env.REVIEW_LABEL_CASE = '1';\n",
+        '.github/workflows/backport.yml': 'env:\n  REVIEW_NAME: x\n',
+        'src/label.ts': 'export const label = [process.env.REVIEW_NAME, process.env.REVIEW_LABEL_CASE];\n',
+      }),
+    );
+    expect(vocabulary.env.has('REVIEW_NAME')).toBe(false);
+    expect(vocabulary.env.has('REVIEW_LABEL_CASE')).toBe(true);
+  });
+
   it('does not take copies or renderings of shipped files under the tests for test-side uses', async () => {
     const vocabulary = testVocabulary(
       await model({
