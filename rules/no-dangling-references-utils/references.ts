@@ -85,6 +85,9 @@ function isProgram(file: string, text: string): boolean {
   return language === 'shell' || language === 'python';
 }
 
+/** A path ending in a file name with an extension. */
+const FILE_NAME = /\.[A-Za-z0-9]+$/;
+
 /** `<name>`, `{id}`, `YYYY-MM-DD`, `XXX`, `$VAR`, `…`: a template for a path, not a path. */
 const PLACEHOLDER = /[<>{}$*]|\bY{4}\b|\bYYYY|\bMM-DD\b|\bX{3,}\b|\.{3}|\u2026/;
 
@@ -123,6 +126,8 @@ function shippedLayout(model: RepoModel): ShippedLayout {
 function repoCandidates(model: RepoModel, ref: PathRef): string[] | null {
   const dirs = testAreas(model).dirs;
   if (ref.where === 'link') {
+    // MDX pages are rendered by a site generator: a link without a file extension is one of its routes.
+    if (ref.file.endsWith('.mdx') && !ref.written.startsWith('#') && !FILE_NAME.test(ref.written)) return null;
     // `/providers/openai` on a documentation site is a route unless the repository has that top-level entry.
     const top = ref.written.startsWith('/') ? (ref.written.slice(1).split('/')[0] ?? '') : null;
     return top === null || dirs.has(top) || model.fileSet.has(top) ? ref.candidates : null;
@@ -135,7 +140,7 @@ function repoCandidates(model: RepoModel, ref: PathRef): string[] | null {
   const written = ref.written;
   const last = written.split('/').at(-1) ?? '';
   // A file name with an extension: `./setup` is a command, `out/` a directory made at run time.
-  if (!/\.[A-Za-z0-9]+$/.test(last)) return null;
+  if (!FILE_NAME.test(last)) return null;
   if (written.startsWith('./') || written.startsWith('../')) {
     if (ref.where !== 'code' || last.startsWith('-')) return null;
     const candidates = ref.candidates.filter(parentExists);

@@ -103,9 +103,11 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     expect(await findings(dir)).toEqual([]);
   });
 
-  it("leaves locations in the user's project, placeholders, site routes and code run from the user's directory alone", async () => {
+  it("leaves locations in the user's project, placeholders, site routes (root-absolute, or any extensionless link of an MDX page) and code run from the user's directory alone", async () => {
     const dir = makeGitRepo({
-      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**', 'docs/guide.md'] } }),
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**', 'docs/guide.md', 'docs/site/**'] } }),
+      'docs/site/01-overview.mdx': 'Start with [generating text](./generating-text) and the [example](/examples/next-app/tools).\n',
+      'examples/next-app/page.ts': 'export const page = 1;\n',
       'skills/plan/SKILL.md': [
         '# Plan',
         '',
@@ -130,7 +132,8 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
 
   it('still reports a path into a shipped directory (in prose or a manifest), a relative path beside the file, and a root link into a shipped directory, when they are gone', async () => {
     const dir = makeGitRepo({
-      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**'] } }),
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['skills/**', 'docs/site/**'] } }),
+      'docs/site/01-overview.mdx': 'Start with [generating text](./05-generating-text.mdx).\n',
       'skills/plan/SKILL.md': [
         '# Plan',
         '',
@@ -141,6 +144,7 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
       'skills/plan/plugin.json': '{ "skills": ["skills/gone/SKILL.md"] }\n',
     });
     expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(',')))).toEqual([
+      'docs/site/01-overview.mdx:1:30 names ./05-generating-text.mdx',
       'skills/plan/plugin.json:1:15 names skills/gone/SKILL.md',
       'skills/plan/SKILL.md:3:9 names skills/review/SKILL.md',
       'skills/plan/SKILL.md:3:45 names ./checklist.md',
