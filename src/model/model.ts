@@ -16,7 +16,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 8;
+export const FACTS_VERSION = 9;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error';
@@ -80,7 +80,6 @@ export class RepoModel {
   private selectionMemo: SelectionResult | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
-  private readonly closureMemo = new Map<string, Map<string, string[]>>();
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
@@ -366,34 +365,6 @@ export class RepoModel {
     // The path is part of the key (the script kind depends on it), and so are
     // the recorded callee names, the only configuration the facts depend on.
     return createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
-  }
-
-  /**
-   * Every local file `file` loads, transitively (static, side-effect, re-export,
-   * dynamic and require imports; `import type` excluded), each with the import
-   * chain that reaches it, shortest first.
-   */
-  importClosure(file: string): Map<string, string[]> {
-    const memo = this.closureMemo.get(file);
-    if (memo) return memo;
-    const closure = new Map<string, string[]>();
-    const queue: string[][] = [[file]];
-    const seen = new Set([file]);
-    for (let i = 0; i < queue.length; i++) {
-      const chain = queue[i] ?? [];
-      const current = chain.at(-1) ?? file;
-      for (const fact of this.facts(current)?.imports ?? []) {
-        if (fact.typeOnly) continue;
-        const target = this.resolve(current, fact.specifier);
-        if (target.kind !== 'file' || seen.has(target.path)) continue;
-        seen.add(target.path);
-        const next = [...chain, target.path];
-        closure.set(target.path, next);
-        queue.push(next);
-      }
-    }
-    this.closureMemo.set(file, closure);
-    return closure;
   }
 
   resolve(fromFile: string, specifier: string): Resolution {
