@@ -19,7 +19,7 @@ import { computeSelection, type SelectionResult } from './selection.js';
 export const FACTS_VERSION = 9;
 
 export interface FileProblem {
-  kind: 'read-error' | 'parse-error';
+  kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
   file: string;
   message: string;
   loc: Loc;
@@ -47,6 +47,8 @@ export interface ModelOptions {
    * by the blob id of its bytes, so one key scheme serves both.
    */
   blobIds?: ReadonlyMap<string, string>;
+  /** Listed symbolic links that are never read through (outside the repository, dangling), with why. */
+  unfollowed?: ReadonlyMap<string, string>;
   diff?: DiffInput;
 }
 
@@ -72,6 +74,7 @@ export class RepoModel {
   private readonly cache: FactCache<CachedFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
   private readonly blobIds: ReadonlyMap<string, string>;
+  private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
   private readonly outsideReads = new Map<string, string | null>();
   private readonly factsMemo = new Map<string, FileFacts | null>();
@@ -93,6 +96,7 @@ export class RepoModel {
     this.cache = options.cache;
     this.overlays = options.overlays ?? new Map();
     this.blobIds = options.blobIds ?? new Map();
+    this.unfollowed = options.unfollowed ?? new Map();
     this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
     this.oldTexts = options.diff?.oldTexts ?? new Map();
     const ignored = compileGlobs(options.config.ignore);
@@ -177,6 +181,12 @@ export class RepoModel {
     if (overlay !== undefined) return overlay;
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     let text: string | null = null;
+    const unfollowed = this.unfollowed.get(file);
+    if (unfollowed !== undefined) {
+      this.problems.push({ kind: 'unfollowed-symlink', file, message: unfollowed, loc: NO_LOC });
+      this.textMemo.set(file, null);
+      return null;
+    }
     this.stats.read++;
     try {
       text = readFileSync(join(this.root, file), 'utf8');
@@ -197,6 +207,7 @@ export class RepoModel {
    * when it cannot be read. Like `text`, a read outside the listing is recorded.
    */
   bytes(file: string): Buffer | null {
+    if (this.unfollowed.has(file)) return null;
     let bytes: Buffer | null = null;
     try {
       bytes = readFileSync(join(this.root, file));
@@ -219,7 +230,7 @@ export class RepoModel {
   /** The bytes on disk, ignoring overlays, without recording a problem: null when there are none. */
   diskText(file: string): string | null {
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
-    if (!this.fileSet.has(file)) return null;
+    if (!this.fileSet.has(file) || this.unfollowed.has(file)) return null;
     try {
       return readFileSync(join(this.root, file), 'utf8');
     } catch {
@@ -238,6 +249,7 @@ export class RepoModel {
       cache: this.cache,
       overlays,
       blobIds: this.blobIds,
+      unfollowed: this.unfollowed,
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }
