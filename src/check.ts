@@ -190,7 +190,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
-  for (const problem of model.problems) {
+  for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, findings, new Set(selected.map((s) => s.rule.id)));

@@ -13,7 +13,7 @@ import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
-import { computeSelection, type SelectionResult } from './selection.js';
+import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
 export const FACTS_VERSION = 9;
@@ -64,7 +64,7 @@ export class RepoModel {
   readonly configFile: string | null;
   readonly files: readonly string[];
   readonly fileSet: ReadonlySet<string>;
-  /** Files that could not be read or parsed, in the order they were met. */
+  /** Files that could not be read or parsed, in the order they were met; a file's parse errors are one problem. */
   readonly problems: FileProblem[] = [];
   /** Facts parsed and found in the cache, and files read from disk (`text`). */
   readonly stats = { parsed: 0, cached: 0, read: 0 };
@@ -261,11 +261,7 @@ export class RepoModel {
     let facts: FileFacts | null = null;
     if (isScriptFile(file) && this.fileSet.has(file)) facts = this.extract(file, this.knownId(file));
     this.factsMemo.set(file, facts);
-    if (facts) {
-      for (const error of facts.parseErrors) {
-        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
-      }
-    }
+    if (facts) this.recordParseErrors(file, facts.parseErrors);
     return facts;
   }
 
@@ -305,11 +301,7 @@ export class RepoModel {
         this.cache?.set(key, facts);
       }
     }
-    if (facts) {
-      for (const error of facts.parseErrors) {
-        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
-      }
-    }
+    if (facts) this.recordParseErrors(file, facts.parseErrors);
     this.markdownMemo.set(file, facts);
     return facts;
   }
@@ -335,6 +327,49 @@ export class RepoModel {
     const value = compute(text);
     this.cache?.set(key, { kind: 'derived', value });
     return value;
+  }
+
+  /**
+   * The problems to report. A parse error counts only in a file a contract
+   * reads as code or as checked text (see `checkedFiles`): a deliberately
+   * malformed fixture that a test only reads as data is not a defect.
+   */
+  reportedProblems(): FileProblem[] {
+    if (!this.problems.some((problem) => problem.kind === 'parse-error')) return this.problems;
+    // Taken first: walking the imports reads files the rules did not, and what they did not read is not reported.
+    const problems = [...this.problems];
+    const checked = this.checkedFiles();
+    return problems.filter((problem) => problem.kind !== 'parse-error' || checked.has(problem.file));
+  }
+
+  /**
+   * Tests, shipped files, the configuration and the map files, and every
+   * local module one of them imports, transitively: the files whose syntax a
+   * verdict depends on. File level on purpose: a helper that does not parse
+   * is broken for every test that loads it, whatever the test uses of it.
+   */
+  private checkedFiles(): Set<string> {
+    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...(this.configFile === null ? [] : [this.configFile])];
+    const checked = new Set(roots);
+    const queue = [...checked];
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i] ?? '';
+      for (const fact of this.facts(current)?.imports ?? []) {
+        const target = this.resolve(current, fact.specifier);
+        if (target.kind !== 'file' || checked.has(target.path)) continue;
+        checked.add(target.path);
+        queue.push(target.path);
+      }
+    }
+    return checked;
+  }
+
+  /** One problem per file however many errors the parser found, and however many rules or passes read it. */
+  private recordParseErrors(file: string, errors: readonly { message: string; loc: Loc }[]): void {
+    const first = errors[0];
+    if (first === undefined || this.problems.some((problem) => problem.kind === 'parse-error' && problem.file === file)) return;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
   }
 
   /** Files whose facts this run has loaded, parsed or cached. */
