@@ -68,7 +68,11 @@ export class TestClosure {
       let acts = runsOnLoad(node.file, this.model.facts(node.file));
       for (const next of this.graph.successors(id)) {
         if (this.graph.describe(next)?.kind !== 'init') acts = true;
-        else importers.set(next, [...(importers.get(next) ?? []), id]);
+        else {
+          const list = importers.get(next);
+          if (list) list.push(id);
+          else importers.set(next, [id]);
+        }
       }
       if (acts) live.push(id);
     }
