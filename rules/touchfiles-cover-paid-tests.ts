@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TestClosure } from '../src/model/closure.js';
 import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
 import { touchfileRefs } from '../src/model/selection.js';
@@ -49,7 +50,7 @@ export default createRule({
       }
     }
 
-    // Coverage: the test's own file and, transitively, every local module it loads.
+    // Coverage: the test's own file and every local module whose code it reaches.
     const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
     for (const paid of selection.paidIds) {
       const entries = entriesByKey.get(paid.id);
@@ -60,6 +61,7 @@ export default createRule({
       if (!list.some((item) => item.id === paid.id)) list.push({ id: paid.id, loc: paid.loc, globs });
       byFile.set(paid.file, list);
     }
+    const closure = new TestClosure(model);
     for (const [file, ids] of byFile) {
       for (const id of ids) {
         if (!id.globs(file) && !globals(file)) {
@@ -67,7 +69,7 @@ export default createRule({
         }
       }
       if (!options.closure) continue;
-      for (const [module, chain] of model.importClosure(file)) {
+      for (const [module, chain] of closure.of(file)) {
         if (globals(module)) continue;
         const uncovered = ids.filter((id) => !id.globs(module));
         if (uncovered.length === 0) continue;

@@ -26,6 +26,7 @@ import { UsageError } from './errors.js';
 export const CORE_RULES = {
   'parse-error': 'A file tripwire needs could not be parsed; nothing it contains was checked.',
   'read-error': 'A file tripwire needs could not be read; nothing it contains was checked.',
+  'unfollowed-symlink': 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
   'unmatched-glob': 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
   'invalid-suppression': 'A tripwire-disable comment without a reason, or naming an unknown rule.',
 } as const;
@@ -51,7 +52,7 @@ export interface CheckOptions {
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
-  listing?: { files: string[]; blobIds: Map<string, string> };
+  listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> };
 }
 
 export interface RunResult extends CheckResult {
@@ -87,21 +88,26 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
     const state = await readStagedState(gitRoot, loaded.root);
     const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds }, diff);
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed }, diff);
   }
-  const { files, blobIds } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
+  const { files, blobIds, unfollowed } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
   const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
-  return assembleModel(loaded, files, { ...options, blobIds }, diff);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, diff);
 }
 
 /** `buildModel` without `--base`, synchronously, for the ESLint surface. */
 export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
-  const { files, blobIds } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
-  return assembleModel(loaded, files, { ...options, blobIds }, undefined);
+  const { files, blobIds, unfollowed } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, undefined);
 }
 
-function assembleModel(loaded: LoadedConfig, files: readonly string[], options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string> }, diff: DiffInput | undefined): BuiltModel {
+function assembleModel(
+  loaded: LoadedConfig,
+  files: readonly string[],
+  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string> },
+  diff: DiffInput | undefined,
+): BuiltModel {
   const { config, root } = loaded;
   const cache = openFactCache<CachedFacts>({
     root,
@@ -111,7 +117,7 @@ function assembleModel(loaded: LoadedConfig, files: readonly string[], options: 
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }) });
+  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }) });
   return { model, root, configPath: loaded.file, cache };
 }
 
@@ -184,7 +190,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
-  for (const problem of model.problems) {
+  for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, findings, new Set(selected.map((s) => s.rule.id)));

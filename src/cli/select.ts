@@ -60,7 +60,7 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
 
   const { selection, problems } = model.selection();
   cache.save();
-  const broken = [...new Set([...problems, ...model.problems].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
+  const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
   if (broken.length > 0) {
     io.stderr(`tripwire: the selection maps cannot be evaluated, so nothing can be selected from them:\n${broken.join('\n')}\n`);
     return 2;

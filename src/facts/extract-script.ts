@@ -45,6 +45,8 @@ class ScriptExtractor {
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
   /** Every `const` in the file by name, for static evaluation; null when declared twice. */
   private readonly constants = new Map<string, TS.Expression | null>();
+  /** A bare top-level statement runs on load even when it names nothing of this file (`expect.extend(…)`). */
+  private bareStatements = 0;
 
   constructor(
     private readonly ts: TypeScript,
@@ -58,7 +60,7 @@ class ScriptExtractor {
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
-    if (init.refs.length > 0 || init.sites.length > 0) this.units.push(init);
+    if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
     const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
     const tests = extractTests(ts, sourceFile, (node) => this.loc(node));
     const seams = extractSeams(ts, sourceFile, (node) => this.loc(node));
@@ -207,6 +209,7 @@ class ScriptExtractor {
     if (ts.isExportAssignment(statement)) {
       if (statement.isExportEquals) {
         this.exports.push({ kind: 'commonjs', loc: this.loc(statement) });
+        this.bareStatements++;
         this.visitUnit(statement.expression, init, '<init>', true);
         return;
       }
@@ -255,6 +258,8 @@ class ScriptExtractor {
       if (exported) for (const name of names) this.exports.push({ kind: 'local', name, local: name, loc: this.loc(statement) });
       return;
     }
+    if (ts.isEmptyStatement(statement) || (ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression))) return;
+    this.bareStatements++;
     this.visitUnit(statement, init, '<init>', true);
   }
 

@@ -17,18 +17,11 @@ export interface RepoScan {
 }
 
 export async function scanRepository(root: string): Promise<RepoScan> {
-  const { files } = await discoverFiles(root);
+  const { files, unfollowed } = await discoverFiles(root);
   const texts = new Map<string, string | null>();
   const text = (file: string): string | null => {
-    if (!texts.has(file)) {
-      let value: string | null = null;
-      try {
-        value = readFileSync(join(root, file), 'utf8');
-      } catch {
-        value = null;
-      }
-      texts.set(file, value);
-    }
+    // A link out of the repository or to nothing is never read through.
+    if (!texts.has(file)) texts.set(file, unfollowed.has(file) ? null : readOrNull(join(root, file)));
     return texts.get(file) ?? null;
   };
   const manifestText = text('package.json');
@@ -59,4 +52,12 @@ export async function scanRepository(root: string): Promise<RepoScan> {
     text,
     isDirectory: (dir) => directories.has(dir.replace(/^\.\//, '').replace(/\/$/, '')),
   };
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -13,13 +13,13 @@ import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
-import { computeSelection, type SelectionResult } from './selection.js';
+import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 8;
+export const FACTS_VERSION = 9;
 
 export interface FileProblem {
-  kind: 'read-error' | 'parse-error';
+  kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
   file: string;
   message: string;
   loc: Loc;
@@ -47,6 +47,8 @@ export interface ModelOptions {
    * by the blob id of its bytes, so one key scheme serves both.
    */
   blobIds?: ReadonlyMap<string, string>;
+  /** Listed symbolic links that are never read through (outside the repository, dangling), with why. */
+  unfollowed?: ReadonlyMap<string, string>;
   diff?: DiffInput;
 }
 
@@ -62,7 +64,7 @@ export class RepoModel {
   readonly configFile: string | null;
   readonly files: readonly string[];
   readonly fileSet: ReadonlySet<string>;
-  /** Files that could not be read or parsed, in the order they were met. */
+  /** Files that could not be read or parsed, in the order they were met; a file's parse errors are one problem. */
   readonly problems: FileProblem[] = [];
   /** Facts parsed and found in the cache, and files read from disk (`text`). */
   readonly stats = { parsed: 0, cached: 0, read: 0 };
@@ -72,6 +74,7 @@ export class RepoModel {
   private readonly cache: FactCache<CachedFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
   private readonly blobIds: ReadonlyMap<string, string>;
+  private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
   private readonly outsideReads = new Map<string, string | null>();
   private readonly factsMemo = new Map<string, FileFacts | null>();
@@ -80,7 +83,6 @@ export class RepoModel {
   private selectionMemo: SelectionResult | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
-  private readonly closureMemo = new Map<string, Map<string, string[]>>();
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
@@ -94,6 +96,7 @@ export class RepoModel {
     this.cache = options.cache;
     this.overlays = options.overlays ?? new Map();
     this.blobIds = options.blobIds ?? new Map();
+    this.unfollowed = options.unfollowed ?? new Map();
     this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
     this.oldTexts = options.diff?.oldTexts ?? new Map();
     const ignored = compileGlobs(options.config.ignore);
@@ -178,6 +181,12 @@ export class RepoModel {
     if (overlay !== undefined) return overlay;
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     let text: string | null = null;
+    const unfollowed = this.unfollowed.get(file);
+    if (unfollowed !== undefined) {
+      this.problems.push({ kind: 'unfollowed-symlink', file, message: unfollowed, loc: NO_LOC });
+      this.textMemo.set(file, null);
+      return null;
+    }
     this.stats.read++;
     try {
       text = readFileSync(join(this.root, file), 'utf8');
@@ -198,6 +207,7 @@ export class RepoModel {
    * when it cannot be read. Like `text`, a read outside the listing is recorded.
    */
   bytes(file: string): Buffer | null {
+    if (this.unfollowed.has(file)) return null;
     let bytes: Buffer | null = null;
     try {
       bytes = readFileSync(join(this.root, file));
@@ -220,7 +230,7 @@ export class RepoModel {
   /** The bytes on disk, ignoring overlays, without recording a problem: null when there are none. */
   diskText(file: string): string | null {
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
-    if (!this.fileSet.has(file)) return null;
+    if (!this.fileSet.has(file) || this.unfollowed.has(file)) return null;
     try {
       return readFileSync(join(this.root, file), 'utf8');
     } catch {
@@ -239,6 +249,7 @@ export class RepoModel {
       cache: this.cache,
       overlays,
       blobIds: this.blobIds,
+      unfollowed: this.unfollowed,
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }
@@ -250,11 +261,7 @@ export class RepoModel {
     let facts: FileFacts | null = null;
     if (isScriptFile(file) && this.fileSet.has(file)) facts = this.extract(file, this.knownId(file));
     this.factsMemo.set(file, facts);
-    if (facts) {
-      for (const error of facts.parseErrors) {
-        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
-      }
-    }
+    if (facts) this.recordParseErrors(file, facts.parseErrors);
     return facts;
   }
 
@@ -294,11 +301,7 @@ export class RepoModel {
         this.cache?.set(key, facts);
       }
     }
-    if (facts) {
-      for (const error of facts.parseErrors) {
-        this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${error.message}`, loc: error.loc });
-      }
-    }
+    if (facts) this.recordParseErrors(file, facts.parseErrors);
     this.markdownMemo.set(file, facts);
     return facts;
   }
@@ -324,6 +327,49 @@ export class RepoModel {
     const value = compute(text);
     this.cache?.set(key, { kind: 'derived', value });
     return value;
+  }
+
+  /**
+   * The problems to report. A parse error counts only in a file a contract
+   * reads as code or as checked text (see `checkedFiles`): a deliberately
+   * malformed fixture that a test only reads as data is not a defect.
+   */
+  reportedProblems(): FileProblem[] {
+    if (!this.problems.some((problem) => problem.kind === 'parse-error')) return this.problems;
+    // Taken first: walking the imports reads files the rules did not, and what they did not read is not reported.
+    const problems = [...this.problems];
+    const checked = this.checkedFiles();
+    return problems.filter((problem) => problem.kind !== 'parse-error' || checked.has(problem.file));
+  }
+
+  /**
+   * Tests, shipped files, the configuration and the map files, and every
+   * local module one of them imports, transitively: the files whose syntax a
+   * verdict depends on. File level on purpose: a helper that does not parse
+   * is broken for every test that loads it, whatever the test uses of it.
+   */
+  private checkedFiles(): Set<string> {
+    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...(this.configFile === null ? [] : [this.configFile])];
+    const checked = new Set(roots);
+    const queue = [...checked];
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i] ?? '';
+      for (const fact of this.facts(current)?.imports ?? []) {
+        const target = this.resolve(current, fact.specifier);
+        if (target.kind !== 'file' || checked.has(target.path)) continue;
+        checked.add(target.path);
+        queue.push(target.path);
+      }
+    }
+    return checked;
+  }
+
+  /** One problem per file however many errors the parser found, and however many rules or passes read it. */
+  private recordParseErrors(file: string, errors: readonly { message: string; loc: Loc }[]): void {
+    const first = errors[0];
+    if (first === undefined || this.problems.some((problem) => problem.kind === 'parse-error' && problem.file === file)) return;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
   }
 
   /** Files whose facts this run has loaded, parsed or cached. */
@@ -366,34 +412,6 @@ export class RepoModel {
     // The path is part of the key (the script kind depends on it), and so are
     // the recorded callee names, the only configuration the facts depend on.
     return createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
-  }
-
-  /**
-   * Every local file `file` loads, transitively (static, side-effect, re-export,
-   * dynamic and require imports; `import type` excluded), each with the import
-   * chain that reaches it, shortest first.
-   */
-  importClosure(file: string): Map<string, string[]> {
-    const memo = this.closureMemo.get(file);
-    if (memo) return memo;
-    const closure = new Map<string, string[]>();
-    const queue: string[][] = [[file]];
-    const seen = new Set([file]);
-    for (let i = 0; i < queue.length; i++) {
-      const chain = queue[i] ?? [];
-      const current = chain.at(-1) ?? file;
-      for (const fact of this.facts(current)?.imports ?? []) {
-        if (fact.typeOnly) continue;
-        const target = this.resolve(current, fact.specifier);
-        if (target.kind !== 'file' || seen.has(target.path)) continue;
-        seen.add(target.path);
-        const next = [...chain, target.path];
-        closure.set(target.path, next);
-        queue.push(next);
-      }
-    }
-    this.closureMemo.set(file, closure);
-    return closure;
   }
 
   resolve(fromFile: string, specifier: string): Resolution {

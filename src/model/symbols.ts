@@ -17,9 +17,15 @@ export interface ChainStep {
   loc?: Loc;
 }
 
-type NodeId = string;
+export type NodeId = string;
+
+/** A module initialiser, an export, a unit (top-level declaration), or a sink (a call, a package, an unresolved import). */
+export type NodeKind = 'init' | 'export' | 'unit' | 'sink';
 
 interface GraphNode {
+  kind: NodeKind;
+  /** The file whose code the node stands for; null for a sink (the unit or initialiser around a call stands for its file). */
+  file: string | null;
   /** Shown in a chain; null for bookkeeping nodes (exports). */
   step: ChainStep | null;
   sink: boolean;
@@ -78,17 +84,31 @@ export class SymbolGraph {
     return steps;
   }
 
+  /** What a test file runs of itself: its initialiser and every unit (the runner calls the test bodies). */
+  moduleNodes(file: string): NodeId[] {
+    return [this.initNode(file), ...(this.model.facts(file)?.units ?? []).map((unit) => this.unitNode(file, unit))];
+  }
+
+  successors(id: NodeId): readonly NodeId[] {
+    return this.nodes.get(id)?.edges ?? [];
+  }
+
+  describe(id: NodeId): { kind: NodeKind; file: string | null } | null {
+    const node = this.nodes.get(id);
+    return node ? { kind: node.kind, file: node.file } : null;
+  }
+
   // ---- nodes
 
   private sinkNode(id: NodeId, step: ChainStep): NodeId {
-    if (!this.nodes.has(id)) this.nodes.set(id, { step, sink: true, edges: [] });
+    if (!this.nodes.has(id)) this.nodes.set(id, { kind: 'sink', file: null, step, sink: true, edges: [] });
     return id;
   }
 
   private initNode(file: string): NodeId {
     const id = `I|${file}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: { label: `${file} (on import)`, file }, sink: false, edges: [] };
+    const node: GraphNode = { kind: 'init', file, step: { label: `${file} (on import)`, file }, sink: false, edges: [] };
     this.nodes.set(id, node);
     const facts = this.model.facts(file);
     if (!facts) return id;
@@ -116,7 +136,7 @@ export class SymbolGraph {
   private exportNode(file: string, name: string): NodeId {
     const id = `E|${file}|${name}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: null, sink: false, edges: [] };
+    const node: GraphNode = { kind: 'export', file, step: null, sink: false, edges: [] };
     this.nodes.set(id, node);
     node.edges.push(this.initNode(file));
     const facts = this.model.facts(file);
@@ -150,7 +170,7 @@ export class SymbolGraph {
   private unitNode(file: string, unit: Unit): NodeId {
     const id = `U|${file}|${unit.loc.line}:${unit.loc.column}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, sink: false, edges: [] };
+    const node: GraphNode = { kind: 'unit', file, step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, sink: false, edges: [] };
     this.nodes.set(id, node);
     for (const [index, site] of unit.sites.entries()) this.addSite(node, file, unit, index, site);
     for (const ref of unit.refs) this.addRef(node, file, ref.name, ref.member);

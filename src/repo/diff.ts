@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { createBlobReader, findGitRoot, simpleGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
+import { settleListing } from './symlinks.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -208,6 +209,8 @@ export interface StagedState {
   base: string;
   changes: FileChange[];
   oldTexts: Map<string, string>;
+  /** Index entries that are links tripwire does not follow, with why. */
+  unfollowed: Map<string, string>;
 }
 
 /**
@@ -226,7 +229,9 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
     attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
   ]);
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
-  const { files, blobIds: ids } = parseListing(prefix, indexed, true);
+  const listing = parseListing(prefix, indexed, true);
+  // The index says which paths are links; where they lead is only known from the work tree.
+  const { files, unfollowed, blobIds: ids } = settleListing(dir, root, listing);
   const fileSet = new Set(files);
   const differing = splitNul(unstaged).map(local).filter((file) => fileSet.has(file));
   // The index id of every file the work tree agrees with: its facts need no read.
@@ -235,5 +240,5 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const changes = await diffChanges(root, dir, base, { staged: true });
   const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
   const [indexTexts, oldTexts] = await Promise.all([readTextsAt(root, dir, '', differing), readTextsAt(root, dir, base, oldPaths)]);
-  return { files, blobIds: ids, indexTexts, base, changes, oldTexts };
+  return { files, blobIds: ids, indexTexts, base, changes, oldTexts, unfollowed };
 }

@@ -4,21 +4,24 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
+import type { DiscoveredFiles } from './files.js';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
+import { isSymlink, settleLinks, settleListing } from './symlinks.js';
 
 /**
  * `discoverFiles`, synchronously, for the ESLint surface: ESLint rules cannot
  * wait for a promise, and simple-git has no synchronous API, so this runs the
  * same `git ls-files` listings through `execFileSync`.
  */
-export function discoverFilesSync(dir: string, options: { blobIds?: boolean } = {}): { files: string[]; git: boolean; blobIds: Map<string, string> } {
+export function discoverFilesSync(dir: string, options: { blobIds?: boolean } = {}): DiscoveredFiles {
   const top = gitOutput(dir, ['rev-parse', '--show-toplevel'])?.trim();
   if (top) {
     const prefix = path.relative(realpathSync(top), realpathSync(dir)).split(path.sep).join('/');
     const ignored = prefix !== '' && gitOutput(top, ['check-ignore', '-q', prefix]) !== null;
-    if (!prefix.startsWith('..') && !ignored) return { ...listFilesSync(top, prefix, options.blobIds === true), git: true };
+    if (!prefix.startsWith('..') && !ignored) return { ...settleListing(dir, top, listFilesSync(top, prefix, options.blobIds === true)), git: true };
   }
-  return { files: walkSync(dir), git: false, blobIds: new Map() };
+  const walked = walkSync(dir);
+  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map() };
 }
 
 function gitOutput(cwd: string, args: string[]): string | null {
@@ -30,15 +33,16 @@ function gitOutput(cwd: string, args: string[]): string | null {
 }
 
 function listFilesSync(top: string, prefix: string, withIds: boolean): FileListing {
-  return parseListing(prefix, gitOutput(top, lsFilesArgs(prefix, withIds)) ?? '', withIds);
+  return parseListing(prefix, gitOutput(top, lsFilesArgs(prefix, withIds)) ?? '', withIds, (fullName) => isSymlink(path.join(top, fullName)));
 }
 
-function walkSync(dir: string): string[] {
+function walkSync(dir: string): { files: string[]; links: string[] } {
   const entries = loadFastGlob().sync('**/*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore: ['**/node_modules/**', '**/.git/**', '**/.git'] });
   const all = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).map((entry) => entry.path);
+  const links = entries.filter((entry) => entry.dirent.isSymbolicLink()).map((entry) => entry.path);
   const sources: GitignoreSource[] = [];
   for (const rel of all) {
-    if (rel !== '.gitignore' && !rel.endsWith('/.gitignore')) continue;
+    if ((rel !== '.gitignore' && !rel.endsWith('/.gitignore')) || links.includes(rel)) continue;
     try {
       sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: readFileSync(path.join(dir, rel), 'utf8') });
     } catch {
@@ -46,7 +50,7 @@ function walkSync(dir: string): string[] {
     }
   }
   const ignored = createIgnoreFilter(sources);
-  return all.filter((rel) => !ignored(rel)).sort();
+  return { files: all.filter((rel) => !ignored(rel)).sort(), links: links.filter((rel) => !ignored(rel)) };
 }
 
 /** fast-glob walks only outside a git work tree: loaded there, on first use. */

@@ -5,8 +5,17 @@ import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { findGitRoot, isIgnoredDirectory, listFilesWithIds, listTopLevel } from './git.js';
 import type { GitignoreSource } from './gitignore.js';
+import { settleLinks, settleListing } from './symlinks.js';
 
 export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
+
+export interface DiscoveredFiles {
+  files: string[];
+  git: boolean;
+  blobIds: Map<string, string>;
+  /** Listed symbolic links that are not followed (outside the repository, or dangling), with why. */
+  unfollowed: Map<string, string>;
+}
 
 /**
  * The files under `dir`, relative to it, POSIX, sorted. Inside a git work
@@ -14,20 +23,22 @@ export type ReadResult = { ok: true; text: string } | { ok: false; error: string
  * or in a directory git ignores, a walk that honours every `.gitignore` under
  * `dir` (checking an ignored directory must not silently check nothing).
  * With `blobIds`, the git blob id of every file whose content git knows
- * unchanged (none outside git).
+ * unchanged (none outside git). Symbolic links are settled (`settleLinks`)
+ * against the repository: the git top level, or `dir` outside git.
  */
-export async function discoverFiles(dir: string, options: { blobIds?: boolean } = {}): Promise<{ files: string[]; git: boolean; blobIds: Map<string, string> }> {
+export async function discoverFiles(dir: string, options: { blobIds?: boolean } = {}): Promise<DiscoveredFiles> {
   // The usual case, a check at the repository root, costs one git process.
   if (existsSync(path.join(dir, '.git'))) {
     const listing = await listTopLevel(dir, options.blobIds === true);
-    if (listing) return { ...listing, git: true };
+    if (listing) return { ...settleListing(dir, dir, listing), git: true };
   }
   const root = await findGitRoot(dir);
-  if (root !== null && !(await isIgnoredDirectory(root, dir))) return { ...(await listFilesWithIds(root, dir, options.blobIds === true)), git: true };
-  return { files: await walk(dir), git: false, blobIds: new Map() };
+  if (root !== null && !(await isIgnoredDirectory(root, dir))) return { ...settleListing(dir, root, await listFilesWithIds(root, dir, options.blobIds === true)), git: true };
+  const walked = await walk(dir);
+  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map() };
 }
 
-async function walk(dir: string): Promise<string[]> {
+async function walk(dir: string): Promise<{ files: string[]; links: string[] }> {
   // Like git: list symlinks as entries but never follow a linked directory.
   const entries = await loadFastGlob()('**/*', {
     cwd: dir,
@@ -40,17 +51,18 @@ async function walk(dir: string): Promise<string[]> {
   const all = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path);
+  const links = entries.filter((entry) => entry.dirent.isSymbolicLink()).map((entry) => entry.path);
 
   const sources: GitignoreSource[] = [];
   for (const rel of all) {
-    if (rel !== '.gitignore' && !rel.endsWith('/.gitignore')) continue;
+    if ((rel !== '.gitignore' && !rel.endsWith('/.gitignore')) || links.includes(rel)) continue;
     const read = await readText(dir, rel);
     if (read.ok) sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: read.text });
   }
   // Only a walk needs the ignore rules (and picomatch): a git listing, every warm run's, does not load them.
   const { createIgnoreFilter } = await import('./gitignore.js');
   const ignored = createIgnoreFilter(sources);
-  return all.filter((rel) => !ignored(rel)).sort();
+  return { files: all.filter((rel) => !ignored(rel)).sort(), links: links.filter((rel) => !ignored(rel)) };
 }
 
 function describe(error: unknown): string {

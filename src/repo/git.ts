@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
+import { isSymlink } from './symlinks.js';
 
 export type { FileListing } from './listing.js';
 
@@ -89,7 +90,7 @@ export async function isIgnoredDirectory(root: string, dir: string): Promise<boo
  */
 export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
   const prefix = await subdirectory(root, dir);
-  return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds);
+  return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds, (fullName) => isSymlink(path.join(root, fullName)));
 }
 
 /**
@@ -99,7 +100,7 @@ export async function listFilesWithIds(root: string, dir: string, withIds: boole
  */
 export async function listTopLevel(dir: string, withIds: boolean): Promise<FileListing | null> {
   const result = await gitOutput(dir, lsFilesArgs('', withIds));
-  return result.code === 0 ? parseListing('', result.stdout, withIds) : null;
+  return result.code === 0 ? parseListing('', result.stdout, withIds, (fullName) => isSymlink(path.join(dir, fullName))) : null;
 }
 
 export interface BlobReader {

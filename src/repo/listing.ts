@@ -18,6 +18,8 @@ export interface FileListing {
    * unless the `--modified` listing was taken.
    */
   blobIds: Map<string, string>;
+  /** The listed files that are symbolic links (mode 120000; an untracked one as `isUntrackedLink` says), to settle with `settleLinks`. */
+  links: string[];
 }
 
 /** The pathspec that limits a listing run at the top level to the subdirectory `prefix` ('' for all). */
@@ -38,13 +40,14 @@ export function splitNul(output: string): string[] {
  * path (one entry per side, markers on disk), or an untracked file shadowing
  * an entry.
  */
-export function parseListing(prefix: string, output: string, withIds: boolean): FileListing {
+export function parseListing(prefix: string, output: string, withIds: boolean, isUntrackedLink: (fullName: string) => boolean = () => false): FileListing {
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const tracked = new Map<string, string>();
   const deleted = new Set<string>();
   const modified = new Set<string>();
   const others: string[] = [];
   const unkeyed = new Set<string>();
+  const linked = new Set<string>();
   for (const record of splitNul(output)) {
     const tag = record[0];
     const rest = record.slice(2);
@@ -63,19 +66,24 @@ export function parseListing(prefix: string, output: string, withIds: boolean): 
     else if (tag === 'C') modified.add(fullName);
     else if (tag !== 'K') tracked.set(fullName, oid);
     if (mode === '120000' || stage !== '0') unkeyed.add(fullName);
+    if (mode === '120000') linked.add(fullName);
   }
   const files = new Set<string>();
   const blobIds = new Map<string, string>();
+  const links = new Set<string>();
   for (const [fullName, oid] of tracked) {
     if (deleted.has(fullName)) continue;
     const rel = local(fullName);
     files.add(rel);
+    if (linked.has(fullName)) links.add(rel);
     if (withIds && !modified.has(fullName) && !unkeyed.has(fullName)) blobIds.set(rel, oid);
   }
   for (const fullName of others) {
     const rel = local(fullName);
     files.add(rel);
     blobIds.delete(rel);
+    if (isUntrackedLink(fullName)) links.add(rel);
+    else links.delete(rel);
   }
-  return { files: [...files].sort(), blobIds };
+  return { files: [...files].sort(), blobIds, links: [...links].sort() };
 }

@@ -5,7 +5,7 @@ import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import sarifSchema from '../schemas/sarif-2.1.0.json' with { type: 'json' };
 import { rules } from '../../rules/index.js';
-import { makeGitRepo, runCli } from '../support/repo.js';
+import { git, makeGitRepo, runCli } from '../support/repo.js';
 
 const CONFIG = `{
   // free tests everywhere under test/, paid ones under test/evals/
@@ -130,14 +130,48 @@ describe('what tripwire cannot evaluate', () => {
     ]);
   });
 
-  it('reports a tracked file that cannot be read', () => {
+  it('reports a file it needs that is a dangling symlink once, as a link it does not follow', () => {
     const dir = makeGitRepo(CLEAN, { commit: false });
     symlinkSync('missing-target.ts', join(dir, 'test/dangling.test.ts'));
     const run = runCli(['check', '--format', 'json'], dir);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings).toEqual([
-      { ruleId: 'read-error', severity: 'error', file: 'test/dangling.test.ts', line: 1, column: 1, endLine: 1, endColumn: 1, message: 'cannot read test/dangling.test.ts: ENOENT' },
+      {
+        ruleId: 'unfollowed-symlink',
+        severity: 'error',
+        file: 'test/dangling.test.ts',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: 'symlink points to nothing, not followed: test/dangling.test.ts → missing-target.ts does not exist, so nothing was checked there. Fix or remove the link.',
+      },
     ]);
+  });
+
+  it('skips a tracked symlink to a directory inside the repository, reads one to a file as the file, and never follows one out of it', () => {
+    const shipped = CONFIG.replace('"maps": {', '"shipped": { "include": ["skills/**", "packages/**"] },\n  "maps": {');
+    const dir = makeGitRepo({ ...CLEAN, 'tripwire.config.json': shipped, 'skills/review/SKILL.md': '# Review\n', 'packages/cli/index.ts': 'export const name = "cli";\n' }, { commit: false });
+    symlinkSync('../../skills', join(dir, 'packages/cli/skills'));
+    symlinkSync('review/SKILL.md', join(dir, 'skills/SKILL.md'));
+    const outside = makeGitRepo({ 'notes.md': '# Elsewhere\n' });
+    symlinkSync(join(outside, 'notes.md'), join(dir, 'skills/notes.md'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'links');
+    const run = runCli(['check', '--format', 'json'], dir);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      {
+        ruleId: 'unfollowed-symlink',
+        severity: 'error',
+        file: 'skills/notes.md',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: `symlink points outside the repository, not followed: skills/notes.md → ${join(outside, 'notes.md')}. Nothing it points to was checked; commit the file itself, or list the link in ignore.`,
+      },
+    ]);
+    expect(JSON.parse(run.stdout).summary.files).toBe(10);
   });
 
   it('reports a configured glob that matches no file, at its place in the config', () => {

@@ -158,6 +158,11 @@ judge();`,
     ]);
   });
 
+  it('keeps an <init> unit for a bare top-level statement that names nothing of the file, but not for a directive', () => {
+    expect(extractScriptFacts('m.ts', `'use strict';\nexpect.extend({});\nexport const a = 1;`).units.map((u) => u.names.join(','))).toEqual(['a', '<init>']);
+    expect(extractScriptFacts('d.ts', `'use strict';\nexport const a = 1;`).units.map((u) => u.names.join(','))).toEqual(['a']);
+  });
+
   it('records each distinct reference of a unit once', () => {
     const facts = extractScriptFacts('t.ts', `import { a, b } from './m.js';\nexport function f() { a(); a(); b.x; a(); }\nexport const g = a() + a() + a;`);
     expect(facts.units.map((u) => u.refs.map((r) => `${r.name}${r.eagerCall ? '()' : ''}`))).toEqual([['a', 'b'], ['a()', 'a']]);

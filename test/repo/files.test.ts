@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverFiles, readText } from '../../src/repo/files.js';
+import { discoverFilesSync } from '../../src/repo/files-sync.js';
 import { findGitRoot } from '../../src/repo/git.js';
+import { git, makeGitRepo } from '../support/repo.js';
 
 // A test run from a git hook inherits these; they would point at the wrong repository.
 delete process.env.GIT_DIR;
@@ -60,7 +62,7 @@ describe('discoverFiles outside git', () => {
     const broken = tempDir();
     mkdirSync(path.join(broken, '.git'));
     write(broken, 'src/a.ts', '');
-    expect(await discoverFiles(broken)).toEqual({ git: false, files: ['src/a.ts'], blobIds: new Map() });
+    expect(await discoverFiles(broken)).toEqual({ git: false, files: ['src/a.ts'], blobIds: new Map(), unfollowed: new Map() });
   });
 
   it('walks the directory, honouring root and nested .gitignore files', async () => {
@@ -74,12 +76,13 @@ describe('discoverFiles outside git', () => {
         'a.ts',
         'docs/keep.md',
         'link.ts',
-        'linked-dir',
         'pkg/.gitignore',
         'pkg/keep.log',
         'pkg/only-root.txt',
         'secret/visible.txt',
       ],
+      // linked-dir points at pkg/, whose files are listed on their own.
+      unfollowed: new Map(),
     });
   });
 });
@@ -98,8 +101,8 @@ describe('discoverFiles inside git', () => {
   });
 
   it('uses git from the root and from a subdirectory', async () => {
-    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'], blobIds: new Map() });
-    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'], blobIds: new Map() });
+    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'], blobIds: new Map(), unfollowed: new Map() });
+    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'], blobIds: new Map(), unfollowed: new Map() });
   });
 
   it('gives the blob id of each file git knows unchanged, relative to the listed directory, and none for an edited or untracked file', async () => {
@@ -111,11 +114,11 @@ describe('discoverFiles inside git', () => {
     write(dir, 'src/edited.ts', 'export const edited = 2;\n');
     write(dir, 'src/new.ts', 'export {};\n');
     const id = execFileSync('git', ['hash-object', 'src/same.ts'], { cwd: dir, encoding: 'utf8' }).trim();
-    expect(await discoverFiles(path.join(dir, 'src'), { blobIds: true })).toEqual({ git: true, files: ['edited.ts', 'new.ts', 'same.ts'], blobIds: new Map([['same.ts', id]]) });
+    expect(await discoverFiles(path.join(dir, 'src'), { blobIds: true })).toEqual({ git: true, files: ['edited.ts', 'new.ts', 'same.ts'], blobIds: new Map([['same.ts', id]]), unfollowed: new Map() });
   });
 
   it('walks a directory that git ignores instead of listing nothing', async () => {
-    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'], blobIds: new Map() });
+    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'], blobIds: new Map(), unfollowed: new Map() });
   });
 });
 
@@ -143,5 +146,51 @@ describe('readText', () => {
   // root reads any file whatever its mode.
   it.skipIf(process.getuid?.() === 0)('turns a permission error into an error', async () => {
     expect(await readText(dir, 'locked.ts')).toEqual({ ok: false, error: 'EACCES: permission denied' });
+  });
+});
+
+describe('discoverFiles and symbolic links', () => {
+  function linkedRepo(): { dir: string; outside: string } {
+    const dir = makeGitRepo({ 'docs/guide/README.md': '# Guide\n', 'skills/review/SKILL.md': '# Review\n', 'packages/cli/index.ts': 'export {};\n' }, { commit: false });
+    const outside = tempDir();
+    write(outside, 'secret.md', 'not ours\n');
+    symlinkSync('../../skills', path.join(dir, 'packages/cli/skills'));
+    symlinkSync('docs/guide/README.md', path.join(dir, 'README.md'));
+    symlinkSync(path.join(outside, 'secret.md'), path.join(dir, 'docs/secret.md'));
+    symlinkSync('gone.md', path.join(dir, 'docs/dangling.md'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'links');
+    symlinkSync('guide', path.join(dir, 'docs/untracked-dir'));
+    return { dir, outside };
+  }
+
+  it('drops a link to a directory inside the repository, keeps one to a file, and marks those it will not follow', async () => {
+    const { dir, outside } = linkedRepo();
+    const found = await discoverFiles(dir);
+    expect(found.files).toEqual(['README.md', 'docs/dangling.md', 'docs/guide/README.md', 'docs/secret.md', 'packages/cli/index.ts', 'skills/review/SKILL.md']);
+    expect(found.unfollowed).toEqual(
+      new Map([
+        ['docs/dangling.md', 'symlink points to nothing, not followed: docs/dangling.md → gone.md does not exist, so nothing was checked there. Fix or remove the link.'],
+        ['docs/secret.md', `symlink points outside the repository, not followed: docs/secret.md → ${path.join(outside, 'secret.md')}. Nothing it points to was checked; commit the file itself, or list the link in ignore.`],
+      ]),
+    );
+    expect(discoverFilesSync(dir)).toEqual(found);
+  });
+
+  it('treats the repository, not the listed subdirectory, as the boundary', async () => {
+    const { dir } = linkedRepo();
+    const found = await discoverFiles(path.join(dir, 'packages/cli'));
+    expect(found.files).toEqual(['index.ts']);
+    expect(found.unfollowed).toEqual(new Map());
+  });
+
+  it('settles links the same way outside git', async () => {
+    const dir = tempDir();
+    write(dir, 'skills/review/SKILL.md', '# Review\n');
+    symlinkSync('skills', path.join(dir, 'all-skills'));
+    symlinkSync('/nonexistent/tripwire-target', path.join(dir, 'broken.md'));
+    const found = await discoverFiles(dir);
+    expect(found.files).toEqual(['broken.md', 'skills/review/SKILL.md']);
+    expect([...found.unfollowed.keys()]).toEqual(['broken.md']);
   });
 });

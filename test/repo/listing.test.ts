@@ -30,6 +30,11 @@ describe('parseListing', () => {
     expect(parseListing('', output, false).files).toEqual(['src/conflict.ts', 'src/edited.ts', 'src/link.ts', 'src/new.ts', 'src/same.ts']);
   });
 
+  it('names the symbolic links: tracked ones by mode 120000, untracked ones as the probe says', () => {
+    expect(parseListing('', output, false).links).toEqual(['src/link.ts']);
+    expect(parseListing('', output, false, (fullName) => fullName === 'src/new.ts').links).toEqual(['src/link.ts', 'src/new.ts']);
+  });
+
   it('gives a blob id only where reading the path returns that blob: not for edits, links, conflicts or untracked files', () => {
     expect(parseListing('', output, true).blobIds).toEqual(new Map([['src/same.ts', A]]));
     // Without --modified nothing says which files are unchanged: no ids at all.
@@ -37,6 +42,6 @@ describe('parseListing', () => {
   });
 
   it('makes paths relative to the listed subdirectory', () => {
-    expect(parseListing('src', listing(`H 100644 ${A} 0\tsrc/same.ts`, '? src/new.ts'), true)).toEqual({ files: ['new.ts', 'same.ts'], blobIds: new Map([['same.ts', A]]) });
+    expect(parseListing('src', listing(`H 100644 ${A} 0\tsrc/same.ts`, '? src/new.ts'), true)).toEqual({ files: ['new.ts', 'same.ts'], blobIds: new Map([['same.ts', A]]), links: [] });
   });
 });

@@ -74,6 +74,17 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('leaves out a helper imported for a binding the test never uses, and one required inside a function it never calls', async () => {
+    expect(await findings('maps/ok/unreached-helpers')).toEqual([]);
+  });
+
+  it('reports the same helpers once the test calls into them, each at the import that leads to it', async () => {
+    expect(await findings('maps/bad/reached-helpers')).toEqual([
+      "test/evals/qa/injection.test.ts:3:1 touchfiles-cover-paid-tests test/helpers/goldens.ts is imported by this paid test (test/evals/qa/injection.test.ts → test/helpers/fixtures.ts → test/helpers/goldens.ts) but not covered by the touchfiles of 'qa-prompt-injection' or by a global: a change to it would not re-run the test",
+      "test/evals/qa/injection.test.ts:4:1 touchfiles-cover-paid-tests test/helpers/grading.ts is imported by this paid test (test/evals/qa/injection.test.ts → test/helpers/grading.ts) but not covered by the touchfiles of 'qa-prompt-injection' or by a global: a change to it would not re-run the test",
+    ]);
+  });
+
   it('stops reporting the closure when the option turns it off', async () => {
     const dir = fixtureRepo('maps/good', 'maps/bad/helper-outside-closure');
     const configPath = `${dir}/tripwire.config.json`;
