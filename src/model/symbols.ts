@@ -1,15 +1,26 @@
 import type { ImportFact, Site, Unit } from '../facts/types.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
+import type { Resolution } from './resolve.js';
 
 /**
  * What counts as a sink is the caller's: the symbol graph only knows how
- * code reaches code. A sink callback returns a label (`spawns claude`) or null.
+ * code reaches code. A sink callback returns a label (`spawns claude`) or null;
+ * `file` is where the site or the import is.
  */
 export interface Sinks {
-  site(site: Site): string | null;
-  package(name: string): string | null;
+  site(site: Site, file: string): string | null;
+  package(name: string, file: string): string | null;
 }
+
+/** An import the graph could not follow: what lies behind it was not checked. */
+export interface Unresolved {
+  file: string;
+  specifier: string;
+}
+
+/** Code under an entry-point guard: it never runs when the module is imported. */
+const ENTRY_UNIT = '<main>';
 
 export interface ChainStep {
   label: string;
@@ -35,24 +46,29 @@ interface GraphNode {
  */
 export class SymbolGraph {
   private readonly nodes = new Map<NodeId, GraphNode>();
+  private readonly missing = new Map<NodeId, Unresolved>();
   private next: Map<NodeId, NodeId> | null = null;
   private solvedSize = -1;
 
+  /**
+   * @param mocked modules replaced for the whole module graph of the run
+   * (`file:<path>`, `package:<specifier>`): the graph does not enter them.
+   */
   constructor(
     private readonly model: RepoModel,
     private readonly sinks: Sinks,
+    private readonly mocked: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Node for using `imported` (`*` for everything, `<init>` for a side-effect import) of what `specifier` resolves to from `fromFile`. */
   importTarget(fromFile: string, specifier: string, imported: string): NodeId | null {
     const target = this.model.resolve(fromFile, specifier);
+    if (this.isMocked(target, specifier)) return null;
     if (target.kind === 'package') {
-      const label = this.sinks.package(target.name);
+      const label = this.sinks.package(target.name, fromFile);
       return label === null ? null : this.sinkNode(`P|${target.name}`, { label, file: fromFile });
     }
-    if (target.kind === 'missing') {
-      return this.sinkNode(`M|${fromFile}|${specifier}`, { label: `unresolved import '${specifier}' (${fromFile})`, file: fromFile });
-    }
+    if (target.kind === 'missing') return this.missingNode(fromFile, specifier);
     if (imported === '<init>') return this.initNode(target.path);
     return this.exportNode(target.path, imported);
   }
@@ -78,7 +94,39 @@ export class SymbolGraph {
     return steps;
   }
 
+  /** The imports that could not be followed on the way from these nodes, each once. */
+  unresolved(starts: readonly NodeId[]): Unresolved[] {
+    const seen = new Set<NodeId>(starts);
+    const queue = [...starts];
+    const found: Unresolved[] = [];
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i] ?? '';
+      const missing = this.missing.get(id);
+      if (missing) found.push(missing);
+      for (const to of this.nodes.get(id)?.edges ?? []) {
+        if (seen.has(to)) continue;
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+    return found;
+  }
+
+  private isMocked(target: Resolution, specifier: string): boolean {
+    return this.mocked.has(target.kind === 'file' ? `file:${target.path}` : `package:${specifier}`);
+  }
+
   // ---- nodes
+
+  /** Not a sink: an import that cannot be followed is no evidence of a paid call. */
+  private missingNode(file: string, specifier: string): NodeId {
+    const id = `M|${file}|${specifier}`;
+    if (!this.nodes.has(id)) {
+      this.nodes.set(id, { step: null, sink: false, edges: [] });
+      this.missing.set(id, { file, specifier });
+    }
+    return id;
+  }
 
   private sinkNode(id: NodeId, step: ChainStep): NodeId {
     if (!this.nodes.has(id)) this.nodes.set(id, { step, sink: true, edges: [] });
@@ -104,6 +152,7 @@ export class SymbolGraph {
       if (fact.typeOnly) continue;
       if (fact.kind === 'static' || fact.kind === 'side-effect' || fact.kind === 'reexport') {
         const target = this.model.resolve(file, fact.specifier);
+        if (this.isMocked(target, fact.specifier)) continue;
         if (target.kind === 'file') node.edges.push(this.initNode(target.path));
         else if (fact.kind === 'side-effect' || target.kind === 'missing') this.pushTarget(node, file, fact.specifier, '<init>');
       } else if (fact.eager) {
@@ -121,8 +170,9 @@ export class SymbolGraph {
     node.edges.push(this.initNode(file));
     const facts = this.model.facts(file);
     if (!facts) return id;
+    const units = facts.units.filter((unit) => unit.names[0] !== ENTRY_UNIT);
     if (name === '*' || facts.exports.some((e) => e.kind === 'commonjs')) {
-      for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+      for (const unit of units) node.edges.push(this.unitNode(file, unit));
       for (const fact of facts.exports) {
         if (fact.kind === 'reexport' || fact.kind === 'star') this.pushTarget(node, file, fact.specifier, fact.kind === 'star' ? '*' : fact.imported);
       }
@@ -142,7 +192,7 @@ export class SymbolGraph {
       const stars = facts.exports.filter((e) => e.kind === 'star');
       for (const star of stars) this.pushTarget(node, file, star.specifier, name);
       // A name the file does not export: assume the worst, every unit.
-      if (stars.length === 0) for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+      if (stars.length === 0) for (const unit of units) node.edges.push(this.unitNode(file, unit));
     }
     return id;
   }
@@ -164,7 +214,7 @@ export class SymbolGraph {
   // ---- edges
 
   private addSite(node: GraphNode, file: string, unit: Unit, index: number, site: Site): void {
-    const label = this.sinks.site(site);
+    const label = this.sinks.site(site, file);
     if (label === null) return;
     node.edges.push(this.sinkNode(`S|${file}|${unit.loc.line}:${unit.loc.column}|${index}|${site.eager}`, { label, file, loc: site.loc }));
   }
