@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import type { FileFacts, ImportFact } from '../src/facts/types.js';
+import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
-import { paidSignatures } from './no-paid-calls-in-free-tests-utils/signatures.js';
+import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
+import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-calls-in-free-tests-utils/signatures.js';
 
 export default createRule({
   id: 'no-paid-calls-in-free-tests',
@@ -15,21 +16,21 @@ export default createRule({
   options: z.strictObject({}),
   check(model) {
     const signatures = paidSignatures(model.config);
-    const graph = new SymbolGraph(model, {
-      site: (site) => signatures.site(site),
-      package: (name) => (signatures.module(name) ? name : null),
-    });
+    const isTestSupport = testSupport(model);
+    const graphs = new Map<string, SymbolGraph>();
     const findings: RuleFinding[] = [];
-    const pending: { file: string; fact: ImportFact; start: string }[] = [];
+    const pending: { file: string; fact: ImportFact; start: string; graph: SymbolGraph }[] = [];
 
     for (const file of model.freeTestFiles()) {
       const facts = model.facts(file);
       if (!facts) continue;
       const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));
+      const planted = plantedBy(model, isTestSupport, file);
+      const graph = graphFor(graphs, model, signatures, isTestSupport, planted, mocked);
 
       for (const unit of facts.units) {
         for (const site of unit.sites) {
-          const label = signatures.site(site);
+          const label = signatures.site(site, planted);
           if (label !== null) findings.push({ file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
         }
       }
@@ -47,13 +48,13 @@ export default createRule({
         const names = fact.kind === 'side-effect' ? ['<init>'] : used.length > 0 ? used : ['*'];
         for (const name of names) {
           const start = graph.importTarget(file, fact.specifier, name);
-          if (start !== null) pending.push({ file, fact, start });
+          if (start !== null) pending.push({ file, fact, start, graph });
         }
       }
     }
 
     const reported = new Set<ImportFact>();
-    for (const { file, fact, start } of pending) {
+    for (const { file, fact, start, graph } of pending) {
       if (reported.has(fact)) continue;
       const chain = graph.chain(start);
       if (!chain) continue;
@@ -65,9 +66,51 @@ export default createRule({
         related: chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label })),
       });
     }
-    return findings;
+    return [...findings, ...unresolvedFindings(model, graphs, pending)];
   },
 });
+
+/**
+ * One graph per set of plants and mocks: what a spawn or a key read reaches
+ * depends on what the test put in its process first, and a module it mocks is
+ * mocked for every module it loads (`vi.mock('./llm')` then
+ * `await import('./summarize')`). Most tests do neither and share one graph.
+ * An SDK imported by product code is not a sink: a unit test of a package that
+ * wraps a vendor SDK reaches it through every module, and whether a request is
+ * made depends on the client or transport the test injects, which the graph
+ * cannot see. An SDK imported by a test helper is the test's own choice.
+ */
+function graphFor(graphs: Map<string, SymbolGraph>, model: RepoModel, signatures: PaidSignatures, isTestSupport: IsTestSupport, planted: Planted, mocked: ReadonlySet<string>): SymbolGraph {
+  const key = [[...planted.env].sort().join(','), [...planted.commands].sort().join(','), planted.path, [...mocked].sort().join(',')].join('|');
+  let graph = graphs.get(key);
+  if (!graph) {
+    const sinks = {
+      site: (site: Site) => signatures.site(site, planted),
+      package: (name: string, file: string) => (isTestSupport(file) && signatures.module(name) ? name : null),
+    };
+    graph = new SymbolGraph(model, sinks, mocked);
+    graphs.set(key, graph);
+  }
+  return graph;
+}
+
+/** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */
+function unresolvedFindings(model: RepoModel, graphs: Map<string, SymbolGraph>, pending: { start: string; graph: SymbolGraph }[]): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  const seen = new Set<string>();
+  for (const graph of graphs.values()) {
+    const starts = pending.filter((item) => item.graph === graph).map((item) => item.start);
+    for (const { file, specifier } of graph.unresolved(starts)) {
+      const key = `${file}\0${specifier}`;
+      if (seen.has(key) || isBuildOutput(specifier)) continue;
+      seen.add(key);
+      const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
+      if (!fact) continue;
+      findings.push({ file, loc: fact.loc, message: `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.` });
+    }
+  }
+  return findings;
+}
 
 /** The members a namespace import is used through (`judge.parseVerdict`); `*` when it is used whole. */
 function namespaceMembers(facts: FileFacts, local: string): string[] {
