@@ -17,16 +17,16 @@ export default createRule({
   check(model) {
     const signatures = paidSignatures(model.config);
     const isTestSupport = testSupport(model);
-    const graphs = new Map<string, SymbolGraph>();
+    const graphs = new Map<string, Graphs>();
     const findings: RuleFinding[] = [];
-    const pending: { file: string; fact: ImportFact; start: string; graph: SymbolGraph }[] = [];
+    const pending: Pending[] = [];
 
     for (const file of model.freeTestFiles()) {
       const facts = model.facts(file);
       if (!facts) continue;
       const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));
       const planted = plantedBy(model, isTestSupport, file);
-      const graph = graphFor(graphs, model, signatures, isTestSupport, planted, mocked);
+      const pair = graphsFor(graphs, model, signatures, isTestSupport, planted, mocked);
 
       for (const unit of facts.units) {
         for (const site of unit.sites) {
@@ -47,23 +47,39 @@ export default createRule({
         const used = fact.bindings.filter((binding) => !binding.typeOnly).flatMap((binding) => (binding.imported === '*' && binding.local !== '' ? namespaceMembers(facts, binding.local) : [binding.imported]));
         const names = fact.kind === 'side-effect' ? ['<init>'] : used.length > 0 ? used : ['*'];
         for (const name of names) {
-          const start = graph.importTarget(file, fact.specifier, name);
-          if (start !== null) pending.push({ file, fact, start, graph });
+          const start = pair.strict.importTarget(file, fact.specifier, name);
+          if (start !== null) pending.push({ file, fact, name, start, pair });
         }
       }
     }
 
     const reported = new Set<ImportFact>();
-    for (const { file, fact, start, graph } of pending) {
+    for (const item of pending) {
+      const { file, fact } = item;
       if (reported.has(fact)) continue;
-      const chain = graph.chain(start);
+      const chain = item.pair.strict.chain(item.start) ?? chainThroughHelpers(item, isTestSupport);
       if (!chain) continue;
       reported.add(fact);
       findings.push({
         file,
         loc: fact.loc,
         message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
-        related: chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label })),
+        related: relatedSteps(chain),
+      });
+    }
+    // Only what no test-side chain explains: the SDK reached through product code alone.
+    for (const item of pending) {
+      const { file, fact } = item;
+      if (reported.has(fact)) continue;
+      const start = item.pair.all.importTarget(file, fact.specifier, item.name);
+      const chain = start === null ? null : item.pair.all.chain(start);
+      if (!chain) continue;
+      reported.add(fact);
+      findings.push({
+        file,
+        loc: fact.loc,
+        message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
+        related: relatedSteps(chain),
       });
     }
     return [...findings, ...unresolvedFindings(model, graphs, pending)];
@@ -71,36 +87,60 @@ export default createRule({
 });
 
 /**
- * One graph per set of plants and mocks: what a spawn or a key read reaches
- * depends on what the test put in its process first, and a module it mocks is
- * mocked for every module it loads (`vi.mock('./llm')` then
- * `await import('./summarize')`). Most tests do neither and share one graph.
- * An SDK imported by product code is not a sink: a unit test of a package that
- * wraps a vendor SDK reaches it through every module, and whether a request is
+ * `strict` counts an SDK only where a test or a test helper imports it; `all`
+ * counts it in product code too. A unit test of a package that wraps a vendor
+ * SDK reaches the SDK through every product module, and whether a request is
  * made depends on the client or transport the test injects, which the graph
- * cannot see. An SDK imported by a test helper is the test's own choice.
+ * cannot see: that chain is an error only when it runs through a test helper
+ * (the test's own choice of what to call), and otherwise a finding of its own
+ * kind that says it is a heuristic.
  */
-function graphFor(graphs: Map<string, SymbolGraph>, model: RepoModel, signatures: PaidSignatures, isTestSupport: IsTestSupport, planted: Planted, mocked: ReadonlySet<string>): SymbolGraph {
+interface Graphs {
+  strict: SymbolGraph;
+  all: SymbolGraph;
+}
+
+interface Pending {
+  file: string;
+  fact: ImportFact;
+  name: string;
+  start: string;
+  pair: Graphs;
+}
+
+/**
+ * One pair of graphs per set of plants and mocks: what a spawn or a key read
+ * reaches depends on what the test put in its process first, and a module it
+ * mocks is mocked for every module it loads (`vi.mock('./llm')` then
+ * `await import('./summarize')`). Most tests do neither and share one pair.
+ */
+function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: PaidSignatures, isTestSupport: IsTestSupport, planted: Planted, mocked: ReadonlySet<string>): Graphs {
   const key = [[...planted.env].sort().join(','), [...planted.commands].sort().join(','), planted.path, [...mocked].sort().join(',')].join('|');
-  let graph = graphs.get(key);
-  if (!graph) {
-    const sinks = {
-      site: (site: Site) => signatures.site(site, planted),
-      package: (name: string, file: string) => (isTestSupport(file) && signatures.module(name) ? name : null),
+  let pair = graphs.get(key);
+  if (!pair) {
+    const site = (found: Site) => signatures.site(found, planted);
+    pair = {
+      strict: new SymbolGraph(model, { site, package: (name, file) => (isTestSupport(file) && signatures.module(name) ? name : null) }, mocked),
+      all: new SymbolGraph(model, { site, package: (name) => (signatures.module(name) ? name : null) }, mocked),
     };
-    graph = new SymbolGraph(model, sinks, mocked);
-    graphs.set(key, graph);
+    graphs.set(key, pair);
   }
-  return graph;
+  return pair;
+}
+
+/** A chain to an SDK that product code imports, when it runs through a test helper (not the test itself). */
+function chainThroughHelpers(item: Pending, isTestSupport: IsTestSupport): ChainStep[] | null {
+  const start = item.pair.all.importTarget(item.file, item.fact.specifier, item.name);
+  return start === null ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
 }
 
 /** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */
-function unresolvedFindings(model: RepoModel, graphs: Map<string, SymbolGraph>, pending: { start: string; graph: SymbolGraph }[]): RuleFinding[] {
+function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pending: Pending[]): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const seen = new Set<string>();
-  for (const graph of graphs.values()) {
-    const starts = pending.filter((item) => item.graph === graph).map((item) => item.start);
-    for (const { file, specifier } of graph.unresolved(starts)) {
+  for (const pair of graphs.values()) {
+    const starts = pending.filter((item) => item.pair === pair).map((item) => item.start);
+    for (const { file, specifier } of pair.strict.unresolved(starts)) {
       const key = `${file}\0${specifier}`;
       if (seen.has(key) || isBuildOutput(specifier)) continue;
       seen.add(key);
@@ -122,6 +162,10 @@ function namespaceMembers(facts: FileFacts, local: string): string[] {
   }
   // Imported but never used still loads the module.
   return members.has('*') ? ['*'] : members.size === 0 ? ['<init>'] : [...members];
+}
+
+function relatedSteps(chain: ChainStep[]): RuleFinding['related'] {
+  return chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label }));
 }
 
 function renderChain(file: string, chain: ChainStep[]): string {

@@ -33,6 +33,8 @@ type NodeId = string;
 interface GraphNode {
   /** Shown in a chain; null for bookkeeping nodes (exports). */
   step: ChainStep | null;
+  /** The file the node belongs to (for a sink: the file of the site or the import). */
+  file: string;
   sink: boolean;
   edges: NodeId[];
 }
@@ -75,23 +77,54 @@ export class SymbolGraph {
 
   /** Shortest chain from a node to a sink, or null when it reaches none. */
   chain(start: NodeId): ChainStep[] | null {
-    if (this.next === null || this.solvedSize !== this.nodes.size) {
-      this.next = this.solve();
-      this.solvedSize = this.nodes.size;
-    }
-    if (!this.nodes.get(start)?.sink && !this.next.has(start)) return null;
+    const next = this.solved();
+    if (!this.nodes.get(start)?.sink && !next.has(start)) return null;
     const steps: ChainStep[] = [];
     let current: NodeId | undefined = start;
     const seen = new Set<NodeId>();
     while (current !== undefined && !seen.has(current)) {
       seen.add(current);
       const node = this.nodes.get(current);
-      const step = node?.step;
-      if (step && steps.at(-1)?.label !== step.label) steps.push(step);
+      if (node?.step) pushStep(steps, node.step);
       if (node?.sink) break;
-      current = this.next.get(current);
+      current = next.get(current);
     }
     return steps;
+  }
+
+  /** Shortest chain from a node to a sink that passes through a node of a file `via` accepts, or null. */
+  chainThrough(start: NodeId, via: (file: string) => boolean): ChainStep[] | null {
+    const next = this.solved();
+    const parent = new Map<NodeId, NodeId | null>([[start, null]]);
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i] ?? '';
+      const node = this.nodes.get(id);
+      if (node && via(node.file) && (node.sink || next.has(id))) {
+        const path: ChainStep[] = [];
+        for (let at = parent.get(id); at != null; at = parent.get(at)) {
+          const step = this.nodes.get(at)?.step;
+          if (step) path.unshift(step);
+        }
+        const steps: ChainStep[] = [];
+        for (const step of [...path, ...(this.chain(id) ?? [])]) pushStep(steps, step);
+        return steps;
+      }
+      for (const to of node?.edges ?? []) {
+        if (parent.has(to)) continue;
+        parent.set(to, id);
+        queue.push(to);
+      }
+    }
+    return null;
+  }
+
+  private solved(): Map<NodeId, NodeId> {
+    if (this.next === null || this.solvedSize !== this.nodes.size) {
+      this.next = this.solve();
+      this.solvedSize = this.nodes.size;
+    }
+    return this.next;
   }
 
   /** The imports that could not be followed on the way from these nodes, each once. */
@@ -122,21 +155,21 @@ export class SymbolGraph {
   private missingNode(file: string, specifier: string): NodeId {
     const id = `M|${file}|${specifier}`;
     if (!this.nodes.has(id)) {
-      this.nodes.set(id, { step: null, sink: false, edges: [] });
+      this.nodes.set(id, { step: null, file, sink: false, edges: [] });
       this.missing.set(id, { file, specifier });
     }
     return id;
   }
 
   private sinkNode(id: NodeId, step: ChainStep): NodeId {
-    if (!this.nodes.has(id)) this.nodes.set(id, { step, sink: true, edges: [] });
+    if (!this.nodes.has(id)) this.nodes.set(id, { step, file: step.file, sink: true, edges: [] });
     return id;
   }
 
   private initNode(file: string): NodeId {
     const id = `I|${file}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: { label: `${file} (on import)`, file }, sink: false, edges: [] };
+    const node: GraphNode = { step: { label: `${file} (on import)`, file }, file, sink: false, edges: [] };
     this.nodes.set(id, node);
     const facts = this.model.facts(file);
     if (!facts) return id;
@@ -165,7 +198,7 @@ export class SymbolGraph {
   private exportNode(file: string, name: string): NodeId {
     const id = `E|${file}|${name}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: null, sink: false, edges: [] };
+    const node: GraphNode = { step: null, file, sink: false, edges: [] };
     this.nodes.set(id, node);
     node.edges.push(this.initNode(file));
     const facts = this.model.facts(file);
@@ -200,7 +233,7 @@ export class SymbolGraph {
   private unitNode(file: string, unit: Unit): NodeId {
     const id = `U|${file}|${unit.loc.line}:${unit.loc.column}`;
     if (this.nodes.has(id)) return id;
-    const node: GraphNode = { step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, sink: false, edges: [] };
+    const node: GraphNode = { step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, file, sink: false, edges: [] };
     this.nodes.set(id, node);
     for (const [index, site] of unit.sites.entries()) this.addSite(node, file, unit, index, site);
     for (const ref of unit.refs) this.addRef(node, file, ref.name, ref.member);
@@ -271,4 +304,9 @@ export class SymbolGraph {
     }
     return next;
   }
+}
+
+/** Consecutive steps in one unit read as one. */
+function pushStep(steps: ChainStep[], step: ChainStep): void {
+  if (steps.at(-1)?.label !== step.label) steps.push(step);
 }

@@ -47,7 +47,13 @@ const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
   ['test/unit/api-key-live.test.ts:5', 'api-key-plumbing: the test saves, writes, deletes and asserts the key', ['free test reads ANTHROPIC_API_KEY']],
   ['test/unit/codex-on-path.test.ts:10', 'codex-stub: a stub written into a temp dir put on the spawn PATH', ['spawns codex']],
   ['test/unit/summarize-live.test.ts:2', 'summarize-stub: a helper puts a stub claude first on PATH', ['summarizeWithClaude (src/cli.ts) → spawns claude']],
-  ['test/unit/judge-helper.test.ts:2', 'triage: the SDK is reached only through product code, with a fake client', ['judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
+  ['test/unit/judge-helper.test.ts:2', 'triage: a pure export of the product that wraps an SDK', ['free test reaches a paid call', 'judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
+  ['test/unit/label-sample.test.ts:2', 'triage-fake-client (the heuristic kind, below): the same product called by the test, not by a helper', ['free test reaches a paid call', 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
+  [
+    'test/unit/triage-fake-client.test.ts:2',
+    'triage: a pure export of the same product',
+    ["free test reaches the model SDK 'openai' only through product code", 'createTriager (src/triage.ts) → openai', 'This is a heuristic'],
+  ],
   ['test/unit/review-unmocked.test.ts:4', 'review-mocked: the helper is mocked before the dynamic import', ['reviewSummary (test/helpers/review.ts) → judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
   ['test/unit/warmup.test.ts:2', 'entry-points: the call is under import.meta.main / require.main === module', ['src/warmup.ts (on import) → summarizeWithClaude (src/cli.ts) → spawns claude']],
   ['test/unit/loader-missing.test.ts:2', 'built-package: a missing build output is not reported', ["cannot resolve '../helpers/tickets.js' from test/unit/loader-missing.test.ts", 'not checked for paid calls']],
@@ -118,7 +124,7 @@ describe(RULE, () => {
   });
 
   describe('precision harness', () => {
-    test('the good harness is quiet: key plumbing, stubbed CLIs, product code wrapping an SDK, mocks before import(), entry guards, build outputs', async () => {
+    test('the good harness is quiet: key plumbing, stubbed CLIs, pure exports of a product that wraps an SDK, mocks before import(), entry guards, build outputs', async () => {
       const result = await check({ cwd: fixture('precision/good'), cache: false, rules: [RULE] });
       expect(ofRule(result).map(at)).toEqual([]);
     });
