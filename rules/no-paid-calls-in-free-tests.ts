@@ -53,35 +53,7 @@ export default createRule({
       }
     }
 
-    const reported = new Set<ImportFact>();
-    for (const item of pending) {
-      const { file, fact } = item;
-      if (reported.has(fact)) continue;
-      const chain = item.pair.strict.chain(item.start) ?? chainThroughHelpers(item, isTestSupport);
-      if (!chain) continue;
-      reported.add(fact);
-      findings.push({
-        file,
-        loc: fact.loc,
-        message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
-        related: relatedSteps(chain),
-      });
-    }
-    // Only what no test-side chain explains: the SDK reached through product code alone.
-    for (const item of pending) {
-      const { file, fact } = item;
-      if (reported.has(fact)) continue;
-      const start = item.pair.all.importTarget(file, fact.specifier, item.name);
-      const chain = start === null ? null : item.pair.all.chain(start);
-      if (!chain) continue;
-      reported.add(fact);
-      findings.push({
-        file,
-        loc: fact.loc,
-        message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
-        related: relatedSteps(chain),
-      });
-    }
+    findings.push(...chainFindings(pending, isTestSupport));
     return [...findings, ...unresolvedFindings(model, graphs, pending)];
   },
 });
@@ -128,10 +100,49 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
   return pair;
 }
 
-/** A chain to an SDK that product code imports, when it runs through a test helper (not the test itself). */
-function chainThroughHelpers(item: Pending, isTestSupport: IsTestSupport): ChainStep[] | null {
-  const start = item.pair.all.importTarget(item.file, item.fact.specifier, item.name);
-  return start === null ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+/**
+ * One finding per import: a chain in `strict`, else a chain to an SDK that
+ * product code imports running through a test helper (not the test itself),
+ * else the heuristic kind. Each graph is built before it is solved: solving
+ * after every new start would be quadratic.
+ */
+function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  const reported = new Set<ImportFact>();
+  for (const item of pending) {
+    const chain = reported.has(item.fact) ? null : item.pair.strict.chain(item.start);
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push(paidFinding(item, chain));
+  }
+  const rest = pending.filter((item) => !reported.has(item.fact)).map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push(paidFinding(item, chain));
+  }
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chain(start);
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push({
+      file: item.file,
+      loc: item.fact.loc,
+      message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(item.file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
+      related: relatedSteps(chain),
+    });
+  }
+  return findings;
+}
+
+function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding {
+  return {
+    file,
+    loc: fact.loc,
+    message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
+    related: relatedSteps(chain),
+  };
 }
 
 /** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */

@@ -19,7 +19,9 @@ const NODE_HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', '
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'request', 'fetch', 'stream', 'connect']);
 const MOCK_CALLS = new Set(['vi.mock', 'vi.doMock', 'jest.mock', 'jest.doMock', 'jest.unstable_mockModule', 'mock.module', 'td.replace', 'td.replaceEsm']);
 const FS_MODULES = new Set(['fs', 'fs/promises', 'fs.promises', 'fs-extra']);
-const FILE_WRITES = new Set(['writeFile', 'writeFileSync', 'outputFile', 'outputFileSync', 'copyFile', 'copyFileSync', 'symlink', 'symlinkSync']);
+const FILE_WRITES = new Set(['writeFile', 'writeFileSync', 'outputFile', 'outputFileSync']);
+/** Functions whose second argument is the file they create: `copyFileSync(stub, join(bin, 'claude'))`. */
+const FILE_COPIES = new Set(['copyFile', 'copyFileSync', 'symlink', 'symlinkSync', 'link', 'linkSync']);
 const DIR_MAKERS = new Set(['mkdtemp', 'mkdtempSync', 'mkdir', 'mkdirSync', 'ensureDir', 'ensureDirSync', 'mkdirp', 'mkdirpSync']);
 const ENTRY_SELF = /import\.meta\.(?:url|filename)|__filename/;
 const ENTRY_ARGV = /process\.argv\[1\]|Bun\.main/;
@@ -598,7 +600,7 @@ class ScriptExtractor {
     const [module = '', fn = ''] = splitCallee(callee);
 
     if (FS_MODULES.has(module) || callee === 'Bun.write') {
-      this.recordFilePlant(callee === 'Bun.write' ? 'writeFile' : fn, args[0]);
+      this.recordFilePlant(callee === 'Bun.write' ? 'writeFile' : fn, args);
       return;
     }
     if (module === 'child_process') {
@@ -647,9 +649,10 @@ class ScriptExtractor {
   }
 
   /** A file written (its base name, when static) or a directory created: where a test plants a stub executable. */
-  private recordFilePlant(fn: string, pathNode: TS.Expression | undefined): void {
+  private recordFilePlant(fn: string, args: TS.NodeArray<TS.Expression>): void {
     if (DIR_MAKERS.has(fn)) this.makesDirs = true;
-    if (!FILE_WRITES.has(fn)) return;
+    const pathNode = FILE_WRITES.has(fn) ? args[0] : FILE_COPIES.has(fn) ? args[1] : undefined;
+    if (!pathNode) return;
     const path = this.evaluate(pathNode);
     const name = path?.slice(path.lastIndexOf('/') + 1) ?? '';
     if (name !== '' && !name.includes(UNKNOWN)) this.plantedFiles.add(name);

@@ -163,16 +163,17 @@ describe('plants', () => {
   it('records env vars the file sets in its own process, the files it writes and whether it makes a directory', () => {
     const facts = extractScriptFacts(
       'stub.ts',
-      `import { mkdtempSync, writeFileSync } from 'node:fs';
+      `import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 const dir = mkdtempSync('/tmp/stub-');
 writeFileSync(join(dir, 'claude'), '#!/bin/sh');
+copyFileSync('test/stubs/fake-cli.sh', join(dir, 'codex'));
 vi.stubEnv('GEMINI_API_KEY', 'x');
 Object.assign(process.env, { MISTRAL_API_KEY: 'y' });
 process.env.PATH = dir;
 spawn('node', [], { env: { OPENAI_API_KEY: 'z' } });`,
     );
-    expect(facts.plants).toEqual({ env: ['GEMINI_API_KEY', 'MISTRAL_API_KEY', 'PATH'], files: ['claude'], dirs: true });
+    expect(facts.plants).toEqual({ env: ['GEMINI_API_KEY', 'MISTRAL_API_KEY', 'PATH'], files: ['claude', 'codex'], dirs: true });
   });
 
   it('plants nothing for a file that only reads and spawns', () => {
