@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import type { FileFacts, ImportFact } from '../src/facts/types.js';
+import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
 import { createRule, type RuleFinding } from '../src/rule.js';
-import { paidSignatures } from './no-paid-calls-in-free-tests-utils/signatures.js';
+import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
+import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-calls-in-free-tests-utils/signatures.js';
 
 export default createRule({
   id: 'no-paid-calls-in-free-tests',
@@ -15,21 +16,21 @@ export default createRule({
   options: z.strictObject({}),
   check(model) {
     const signatures = paidSignatures(model.config);
-    const graph = new SymbolGraph(model, {
-      site: (site) => signatures.site(site),
-      package: (name) => (signatures.module(name) ? name : null),
-    });
+    const isTestSupport = testSupport(model);
+    const graphs = new Map<string, Graphs>();
     const findings: RuleFinding[] = [];
-    const pending: { file: string; fact: ImportFact; start: string }[] = [];
+    const pending: Pending[] = [];
 
     for (const file of model.freeTestFiles()) {
       const facts = model.facts(file);
       if (!facts) continue;
       const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));
+      const planted = plantedBy(model, isTestSupport, file);
+      const pair = graphsFor(graphs, model, signatures, isTestSupport, planted, mocked);
 
       for (const unit of facts.units) {
         for (const site of unit.sites) {
-          const label = signatures.site(site);
+          const label = signatures.site(site, planted);
           if (label !== null) findings.push({ file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
         }
       }
@@ -46,28 +47,121 @@ export default createRule({
         const used = fact.bindings.filter((binding) => !binding.typeOnly).flatMap((binding) => (binding.imported === '*' && binding.local !== '' ? namespaceMembers(facts, binding.local) : [binding.imported]));
         const names = fact.kind === 'side-effect' ? ['<init>'] : used.length > 0 ? used : ['*'];
         for (const name of names) {
-          const start = graph.importTarget(file, fact.specifier, name);
-          if (start !== null) pending.push({ file, fact, start });
+          const start = pair.strict.importTarget(file, fact.specifier, name);
+          if (start !== null) pending.push({ file, fact, name, start, pair });
         }
       }
     }
 
-    const reported = new Set<ImportFact>();
-    for (const { file, fact, start } of pending) {
-      if (reported.has(fact)) continue;
-      const chain = graph.chain(start);
-      if (!chain) continue;
-      reported.add(fact);
-      findings.push({
-        file,
-        loc: fact.loc,
-        message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
-        related: chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label })),
-      });
-    }
-    return findings;
+    findings.push(...chainFindings(pending, isTestSupport));
+    return [...findings, ...unresolvedFindings(model, graphs, pending)];
   },
 });
+
+/**
+ * `strict` counts an SDK only where a test or a test helper imports it; `all`
+ * counts it in product code too. A unit test of a package that wraps a vendor
+ * SDK reaches the SDK through every product module, and whether a request is
+ * made depends on the client or transport the test injects, which the graph
+ * cannot see: that chain is an error only when it runs through a test helper
+ * (the test's own choice of what to call), and otherwise a finding of its own
+ * kind that says it is a heuristic.
+ */
+interface Graphs {
+  strict: SymbolGraph;
+  all: SymbolGraph;
+}
+
+interface Pending {
+  file: string;
+  fact: ImportFact;
+  name: string;
+  start: string;
+  pair: Graphs;
+}
+
+/**
+ * One pair of graphs per set of plants and mocks: what a spawn or a key read
+ * reaches depends on what the test put in its process first, and a module it
+ * mocks is mocked for every module it loads (`vi.mock('./llm')` then
+ * `await import('./summarize')`). Most tests do neither and share one pair.
+ */
+function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: PaidSignatures, isTestSupport: IsTestSupport, planted: Planted, mocked: ReadonlySet<string>): Graphs {
+  const key = [[...planted.env].sort().join(','), [...planted.commands].sort().join(','), planted.path, [...mocked].sort().join(',')].join('|');
+  let pair = graphs.get(key);
+  if (!pair) {
+    const site = (found: Site) => signatures.site(found, planted);
+    pair = {
+      strict: new SymbolGraph(model, { site, package: (name, file) => (isTestSupport(file) && signatures.module(name) ? name : null) }, mocked),
+      all: new SymbolGraph(model, { site, package: (name) => (signatures.module(name) ? name : null) }, mocked),
+    };
+    graphs.set(key, pair);
+  }
+  return pair;
+}
+
+/**
+ * One finding per import: a chain in `strict`, else a chain to an SDK that
+ * product code imports running through a test helper (not the test itself),
+ * else the heuristic kind. Each graph is built before it is solved: solving
+ * after every new start would be quadratic.
+ */
+function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  const reported = new Set<ImportFact>();
+  for (const item of pending) {
+    const chain = reported.has(item.fact) ? null : item.pair.strict.chain(item.start);
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push(paidFinding(item, chain));
+  }
+  const rest = pending.filter((item) => !reported.has(item.fact)).map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push(paidFinding(item, chain));
+  }
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chain(start);
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push({
+      file: item.file,
+      loc: item.fact.loc,
+      message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(item.file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
+      related: relatedSteps(chain),
+    });
+  }
+  return findings;
+}
+
+function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding {
+  return {
+    file,
+    loc: fact.loc,
+    message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
+    related: relatedSteps(chain),
+  };
+}
+
+/** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */
+function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pending: Pending[]): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  const seen = new Set<string>();
+  for (const pair of graphs.values()) {
+    const starts = pending.filter((item) => item.pair === pair).map((item) => item.start);
+    for (const { file, specifier } of pair.strict.unresolved(starts)) {
+      const key = `${file}\0${specifier}`;
+      if (seen.has(key) || isBuildOutput(specifier)) continue;
+      seen.add(key);
+      const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
+      if (!fact) continue;
+      findings.push({ file, loc: fact.loc, message: `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.` });
+    }
+  }
+  return findings;
+}
 
 /** The members a namespace import is used through (`judge.parseVerdict`); `*` when it is used whole. */
 function namespaceMembers(facts: FileFacts, local: string): string[] {
@@ -79,6 +173,10 @@ function namespaceMembers(facts: FileFacts, local: string): string[] {
   }
   // Imported but never used still loads the module.
   return members.has('*') ? ['*'] : members.size === 0 ? ['<init>'] : [...members];
+}
+
+function relatedSteps(chain: ChainStep[]): RuleFinding['related'] {
+  return chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label }));
 }
 
 function renderChain(file: string, chain: ChainStep[]): string {

@@ -7,6 +7,8 @@ import { extractSeams } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
 
+type EnvSite = Extract<Site, { kind: 'env' }>;
+
 const CHILD_PROCESS_FUNCTIONS = new Set(['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']);
 const SHELL_STRING_FUNCTIONS = new Set(['exec', 'execSync', 'execaCommand', 'execaCommandSync']);
 const EXECA_FUNCTIONS = new Set(['execa', 'execaSync', 'execaNode', 'execaCommand', 'execaCommandSync']);
@@ -16,6 +18,13 @@ const HTTP_CLIENT_MODULES = new Set(['axios', 'got', 'ky', 'undici', 'node-fetch
 const NODE_HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', 'http2', 'node:http2']);
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'request', 'fetch', 'stream', 'connect']);
 const MOCK_CALLS = new Set(['vi.mock', 'vi.doMock', 'jest.mock', 'jest.doMock', 'jest.unstable_mockModule', 'mock.module', 'td.replace', 'td.replaceEsm']);
+const FS_MODULES = new Set(['fs', 'fs/promises', 'fs.promises', 'fs-extra']);
+const FILE_WRITES = new Set(['writeFile', 'writeFileSync', 'outputFile', 'outputFileSync']);
+/** Functions whose second argument is the file they create: `copyFileSync(stub, join(bin, 'claude'))`. */
+const FILE_COPIES = new Set(['copyFile', 'copyFileSync', 'symlink', 'symlinkSync', 'link', 'linkSync']);
+const DIR_MAKERS = new Set(['mkdtemp', 'mkdtempSync', 'mkdir', 'mkdirSync', 'ensureDir', 'ensureDirSync', 'mkdirp', 'mkdirpSync']);
+const ENTRY_SELF = /import\.meta\.(?:url|filename)|__filename/;
+const ENTRY_ARGV = /process\.argv\[1\]|Bun\.main/;
 
 export interface ExtractOptions {
   /** Callee names whose calls are recorded with their arguments (test-id and self-gate helpers). */
@@ -47,6 +56,11 @@ class ScriptExtractor {
   private readonly constants = new Map<string, TS.Expression | null>();
   /** A bare top-level statement runs on load even when it names nothing of this file (`expect.extend(…)`). */
   private bareStatements = 0;
+  private readonly plantedEnv = new Set<string>();
+  private readonly plantedFiles = new Set<string>();
+  private makesDirs = false;
+  /** Env reads kept in a variable or asserted: saves when the file also writes the variable. */
+  private readonly keptEnvReads: EnvSite[] = [];
 
   constructor(
     private readonly ts: TypeScript,
@@ -60,6 +74,7 @@ class ScriptExtractor {
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
+    for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
     const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
     const tests = extractTests(ts, sourceFile, (node) => this.loc(node));
@@ -73,6 +88,7 @@ class ScriptExtractor {
       exports: this.exports,
       mocks: this.mocks,
       units: this.units,
+      plants: { env: [...this.plantedEnv].sort(), files: [...this.plantedFiles].sort(), dirs: this.makesDirs },
       suppressions: extractSuppressions(sourceFile.text, (offset) => this.position(offset)),
       parseErrors: syntaxErrors(sourceFile).map((d) => ({
         message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
@@ -259,8 +275,31 @@ class ScriptExtractor {
       return;
     }
     if (ts.isEmptyStatement(statement) || (ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression))) return;
+    if (ts.isIfStatement(statement) && this.isEntryGuard(statement.expression)) {
+      // `if (import.meta.main) main()` runs when the file is executed, never when it is imported.
+      this.visitUnit(statement.expression, init, '<init>', true);
+      this.visitUnit(statement.thenStatement, this.newUnit(['<main>'], statement.thenStatement), '<main>', false);
+      if (statement.elseStatement) this.visitUnit(statement.elseStatement, init, '<init>', true);
+      return;
+    }
     this.bareStatements++;
     this.visitUnit(statement, init, '<init>', true);
+  }
+
+  /** `import.meta.main`, `require.main === module`, `process.argv[1] === fileURLToPath(import.meta.url)`, alone or in a conjunction. */
+  private isEntryGuard(expression: TS.Expression): boolean {
+    const { ts } = this;
+    let node = expression;
+    while (ts.isParenthesizedExpression(node)) node = node.expression;
+    if (ts.isPropertyAccessExpression(node) && ts.isMetaProperty(node.expression)) return node.name.text === 'main';
+    if (!ts.isBinaryExpression(node)) return false;
+    const op = node.operatorToken.kind;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return this.isEntryGuard(node.left) || this.isEntryGuard(node.right);
+    if (op !== ts.SyntaxKind.EqualsEqualsEqualsToken && op !== ts.SyntaxKind.EqualsEqualsToken) return false;
+    const [left, right] = [node.left, node.right].map((side) => side.getText(this.sourceFile).replace(/\s+/g, ''));
+    if (left === undefined || right === undefined) return false;
+    if ((left === 'require.main' && right === 'module') || (left === 'module' && right === 'require.main')) return true;
+    return (ENTRY_SELF.test(left) && ENTRY_ARGV.test(right)) || (ENTRY_SELF.test(right) && ENTRY_ARGV.test(left));
   }
 
   private isDeferredInitializer(expression: TS.Expression): boolean {
@@ -552,6 +591,7 @@ class ScriptExtractor {
     }
 
     const rawName = calleeName(ts, node.expression);
+    if (rawName === 'vi.stubEnv' || rawName === 'Object.assign') this.recordEnvPlant(rawName, args);
     if (rawName && MOCK_CALLS.has(rawName)) {
       const first = args[0];
       let specifier = this.word(first);
@@ -564,6 +604,10 @@ class ScriptExtractor {
     if (!callee) return;
     const [module = '', fn = ''] = splitCallee(callee);
 
+    if (FS_MODULES.has(module) || callee === 'Bun.write') {
+      this.recordFilePlant(callee === 'Bun.write' ? 'writeFile' : fn, args);
+      return;
+    }
     if (module === 'child_process') {
       if (!CHILD_PROCESS_FUNCTIONS.has(fn)) return;
       this.spawnSite(context, callee, node, this.childProcessCommands(fn, args));
@@ -591,6 +635,32 @@ class ScriptExtractor {
     if (request) {
       this.requestSite(context, callee, node, request === 'config' ? this.objectProperty(args[0], 'url') ?? this.objectProperty(args[0], 'baseURL') : args[0]);
     }
+  }
+
+  /** `vi.stubEnv('X', …)`, `Object.assign(process.env, { X })`. */
+  private recordEnvPlant(name: string, args: TS.NodeArray<TS.Expression>): void {
+    const { ts } = this;
+    const [first, second] = args;
+    if (name === 'vi.stubEnv') {
+      const key = this.word(first);
+      if (key !== null) this.plantedEnv.add(key);
+      return;
+    }
+    if (!first || !isEnvObject(ts, first) || !second || !ts.isObjectLiteralExpression(second)) return;
+    for (const property of second.properties) {
+      const key = property.name ? propertyKey(ts, property.name) : null;
+      if (key !== null) this.plantedEnv.add(key);
+    }
+  }
+
+  /** A file written (its base name, when static) or a directory created: where a test plants a stub executable. */
+  private recordFilePlant(fn: string, args: TS.NodeArray<TS.Expression>): void {
+    if (DIR_MAKERS.has(fn)) this.makesDirs = true;
+    const pathNode = FILE_WRITES.has(fn) ? args[0] : FILE_COPIES.has(fn) ? args[1] : undefined;
+    if (!pathNode) return;
+    const path = this.evaluate(pathNode);
+    const name = path?.slice(path.lastIndexOf('/') + 1) ?? '';
+    if (name !== '' && !name.includes(UNKNOWN)) this.plantedFiles.add(name);
   }
 
   private requestCallee(callee: string, module: string, fn: string): 'url' | 'config' | null {
@@ -742,7 +812,38 @@ class ScriptExtractor {
     if (!isEnvObject(ts, node.expression)) return;
     const name = ts.isPropertyAccessExpression(node) ? node.name.text : this.word(node.argumentExpression);
     if (name === null) return;
-    context.unit.sites.push({ kind: 'env', name, eager: context.eager, loc: this.loc(node) });
+    const site: EnvSite = { kind: 'env', name, eager: context.eager, loc: this.loc(node) };
+    const access = this.envAccess(node);
+    if (access === 'write') {
+      site.access = 'write';
+      this.plantedEnv.add(name);
+    } else if (access === 'kept') {
+      this.keptEnvReads.push(site);
+    }
+    context.unit.sites.push(site);
+  }
+
+  /** How an env member is used: set or deleted; kept in a variable or asserted (`const saved = process.env.X`); or read into an expression. */
+  private envAccess(node: TS.Expression): 'write' | 'kept' | 'read' {
+    const { ts } = this;
+    let child: TS.Node = node;
+    let parent = node.parent;
+    while (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) {
+      child = parent;
+      parent = parent.parent;
+    }
+    if (ts.isDeleteExpression(parent)) return 'write';
+    if (ts.isBinaryExpression(parent)) {
+      const op = parent.operatorToken.kind;
+      if (op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment && parent.left === child) return 'write';
+      if (op === ts.SyntaxKind.EqualsToken && ts.isIdentifier(parent.left)) return 'kept';
+    }
+    if (ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isIdentifier(parent.name)) return 'kept';
+    if (ts.isCallExpression(parent) && parent.arguments.some((arg) => arg === child)) {
+      const head = calleeName(ts, parent.expression)?.split('.')[0];
+      if (head === 'expect' || head === 'assert') return 'kept';
+    }
+    return 'read';
   }
 
   private recordEnvDestructuring(declaration: TS.VariableDeclaration, unit: Unit, eager: boolean): void {

@@ -31,6 +31,21 @@ export interface FileFacts {
   strings: StringFact[];
   /** CLI flags declared by a literal option list: `parseArgs({ options })`, `.option('--x')`. */
   flags: FlagFact[];
+  /** What the file changes in the process it runs in: how a test plants fakes before it runs code. */
+  plants: PlantFacts;
+}
+
+/**
+ * A test that sets its own env vars and PATH and writes its own executables
+ * decides what a key read or a CLI spawn reaches in its process.
+ */
+export interface PlantFacts {
+  /** Env vars the file sets or deletes in its own process: `process.env.X = …`, `delete process.env.X`, `vi.stubEnv('X')`. */
+  env: string[];
+  /** Base names of the files it writes (`writeFileSync(join(dir, 'claude'), …)`). */
+  files: string[];
+  /** It creates a directory (`mkdtemp`, `mkdir`). */
+  dirs: boolean;
 }
 
 export type ImportKind = 'static' | 'side-effect' | 'dynamic' | 'require' | 'reexport';
@@ -115,7 +130,17 @@ export type Site =
       eager: boolean;
       loc: Loc;
     }
-  | { kind: 'env'; name: string; eager: boolean; loc: Loc };
+  | {
+      kind: 'env';
+      name: string;
+      eager: boolean;
+      loc: Loc;
+      /**
+       * Not a read that feeds a call: `write` sets or deletes the variable;
+       * `save` keeps or asserts its value in a file that also writes it (save and restore).
+       */
+      access?: 'write' | 'save';
+    };
 
 export interface Suppression {
   /** `next-line` applies to loc.line + 1, `line` to loc.line. */

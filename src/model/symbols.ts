@@ -1,15 +1,26 @@
 import type { ImportFact, Site, Unit } from '../facts/types.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
+import type { Resolution } from './resolve.js';
 
 /**
  * What counts as a sink is the caller's: the symbol graph only knows how
- * code reaches code. A sink callback returns a label (`spawns claude`) or null.
+ * code reaches code. A sink callback returns a label (`spawns claude`) or null;
+ * `file` is where the site or the import is.
  */
 export interface Sinks {
-  site(site: Site): string | null;
-  package(name: string): string | null;
+  site(site: Site, file: string): string | null;
+  package(name: string, file: string): string | null;
 }
+
+/** An import the graph could not follow: what lies behind it was not checked. */
+export interface Unresolved {
+  file: string;
+  specifier: string;
+}
+
+/** Code under an entry-point guard: it never runs when the module is imported. */
+const ENTRY_UNIT = '<main>';
 
 export interface ChainStep {
   label: string;
@@ -19,15 +30,15 @@ export interface ChainStep {
 
 export type NodeId = string;
 
-/** A module initialiser, an export, a unit (top-level declaration), or a sink (a call, a package, an unresolved import). */
-export type NodeKind = 'init' | 'export' | 'unit' | 'sink';
+/** A module initialiser, an export, a unit (top-level declaration), a sink (a call, a package), or an import that does not resolve. */
+export type NodeKind = 'init' | 'export' | 'unit' | 'sink' | 'missing';
 
 interface GraphNode {
   kind: NodeKind;
-  /** The file whose code the node stands for; null for a sink (the unit or initialiser around a call stands for its file). */
-  file: string | null;
   /** Shown in a chain; null for bookkeeping nodes (exports). */
   step: ChainStep | null;
+  /** The file the node belongs to (for a sink: the file of the site or the import). */
+  file: string;
   sink: boolean;
   edges: NodeId[];
 }
@@ -41,45 +52,46 @@ interface GraphNode {
  */
 export class SymbolGraph {
   private readonly nodes = new Map<NodeId, GraphNode>();
+  private readonly missing = new Map<NodeId, Unresolved>();
   private next: Map<NodeId, NodeId> | null = null;
   private solvedSize = -1;
 
+  /**
+   * @param mocked modules replaced for the whole module graph of the run
+   * (`file:<path>`, `package:<specifier>`): the graph does not enter them.
+   */
   constructor(
     private readonly model: RepoModel,
     private readonly sinks: Sinks,
+    private readonly mocked: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Node for using `imported` (`*` for everything, `<init>` for a side-effect import) of what `specifier` resolves to from `fromFile`. */
   importTarget(fromFile: string, specifier: string, imported: string): NodeId | null {
     const target = this.model.resolve(fromFile, specifier);
+    if (this.isMocked(target, specifier)) return null;
     if (target.kind === 'package') {
-      const label = this.sinks.package(target.name);
+      const label = this.sinks.package(target.name, fromFile);
       return label === null ? null : this.sinkNode(`P|${target.name}`, { label, file: fromFile });
     }
-    if (target.kind === 'missing') {
-      return this.sinkNode(`M|${fromFile}|${specifier}`, { label: `unresolved import '${specifier}' (${fromFile})`, file: fromFile });
-    }
+    if (target.kind === 'missing') return this.missingNode(fromFile, specifier);
     if (imported === '<init>') return this.initNode(target.path);
     return this.exportNode(target.path, imported);
   }
 
   /** Shortest chain from a node to a sink, or null when it reaches none. */
   chain(start: NodeId): ChainStep[] | null {
-    if (this.next === null || this.solvedSize !== this.nodes.size) {
-      this.next = this.solve();
-      this.solvedSize = this.nodes.size;
-    }
-    if (!this.nodes.get(start)?.sink && !this.next.has(start)) return null;
+    const next = this.solved();
+    if (!this.nodes.get(start)?.sink && !next.has(start)) return null;
     const steps: ChainStep[] = [];
     let current: NodeId | undefined = start;
     const seen = new Set<NodeId>();
     while (current !== undefined && !seen.has(current)) {
       seen.add(current);
       const node = this.nodes.get(current);
-      const step = node?.step;
-      if (step && steps.at(-1)?.label !== step.label) steps.push(step);
+      if (node?.step) pushStep(steps, node.step);
       if (node?.sink) break;
-      current = this.next.get(current);
+      current = next.get(current);
     }
     return steps;
   }
@@ -93,15 +105,82 @@ export class SymbolGraph {
     return this.nodes.get(id)?.edges ?? [];
   }
 
-  describe(id: NodeId): { kind: NodeKind; file: string | null } | null {
+  describe(id: NodeId): { kind: NodeKind; file: string } | null {
     const node = this.nodes.get(id);
     return node ? { kind: node.kind, file: node.file } : null;
   }
 
+  /** Shortest chain from a node to a sink that passes through a node of a file `via` accepts, or null. */
+  chainThrough(start: NodeId, via: (file: string) => boolean): ChainStep[] | null {
+    const next = this.solved();
+    const parent = new Map<NodeId, NodeId | null>([[start, null]]);
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i] ?? '';
+      const node = this.nodes.get(id);
+      if (node && via(node.file) && (node.sink || next.has(id))) {
+        const path: ChainStep[] = [];
+        for (let at = parent.get(id); at != null; at = parent.get(at)) {
+          const step = this.nodes.get(at)?.step;
+          if (step) path.unshift(step);
+        }
+        const steps: ChainStep[] = [];
+        for (const step of [...path, ...(this.chain(id) ?? [])]) pushStep(steps, step);
+        return steps;
+      }
+      for (const to of node?.edges ?? []) {
+        if (parent.has(to)) continue;
+        parent.set(to, id);
+        queue.push(to);
+      }
+    }
+    return null;
+  }
+
+  private solved(): Map<NodeId, NodeId> {
+    if (this.next === null || this.solvedSize !== this.nodes.size) {
+      this.next = this.solve();
+      this.solvedSize = this.nodes.size;
+    }
+    return this.next;
+  }
+
+  /** The imports that could not be followed on the way from these nodes, each once. */
+  unresolved(starts: readonly NodeId[]): Unresolved[] {
+    const seen = new Set<NodeId>(starts);
+    const queue = [...starts];
+    const found: Unresolved[] = [];
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i] ?? '';
+      const missing = this.missing.get(id);
+      if (missing) found.push(missing);
+      for (const to of this.nodes.get(id)?.edges ?? []) {
+        if (seen.has(to)) continue;
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+    return found;
+  }
+
+  private isMocked(target: Resolution, specifier: string): boolean {
+    return this.mocked.has(target.kind === 'file' ? `file:${target.path}` : `package:${specifier}`);
+  }
+
   // ---- nodes
 
+  /** Not a sink: an import that cannot be followed is no evidence of a paid call. */
+  private missingNode(file: string, specifier: string): NodeId {
+    const id = `M|${file}|${specifier}`;
+    if (!this.nodes.has(id)) {
+      this.nodes.set(id, { kind: 'missing', step: null, file, sink: false, edges: [] });
+      this.missing.set(id, { file, specifier });
+    }
+    return id;
+  }
+
   private sinkNode(id: NodeId, step: ChainStep): NodeId {
-    if (!this.nodes.has(id)) this.nodes.set(id, { kind: 'sink', file: null, step, sink: true, edges: [] });
+    if (!this.nodes.has(id)) this.nodes.set(id, { kind: 'sink', step, file: step.file, sink: true, edges: [] });
     return id;
   }
 
@@ -124,6 +203,7 @@ export class SymbolGraph {
       if (fact.typeOnly) continue;
       if (fact.kind === 'static' || fact.kind === 'side-effect' || fact.kind === 'reexport') {
         const target = this.model.resolve(file, fact.specifier);
+        if (this.isMocked(target, fact.specifier)) continue;
         if (target.kind === 'file') node.edges.push(this.initNode(target.path));
         else if (fact.kind === 'side-effect' || target.kind === 'missing') this.pushTarget(node, file, fact.specifier, '<init>');
       } else if (fact.eager) {
@@ -141,8 +221,9 @@ export class SymbolGraph {
     node.edges.push(this.initNode(file));
     const facts = this.model.facts(file);
     if (!facts) return id;
+    const units = facts.units.filter((unit) => unit.names[0] !== ENTRY_UNIT);
     if (name === '*' || facts.exports.some((e) => e.kind === 'commonjs')) {
-      for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+      for (const unit of units) node.edges.push(this.unitNode(file, unit));
       for (const fact of facts.exports) {
         if (fact.kind === 'reexport' || fact.kind === 'star') this.pushTarget(node, file, fact.specifier, fact.kind === 'star' ? '*' : fact.imported);
       }
@@ -162,7 +243,7 @@ export class SymbolGraph {
       const stars = facts.exports.filter((e) => e.kind === 'star');
       for (const star of stars) this.pushTarget(node, file, star.specifier, name);
       // A name the file does not export: assume the worst, every unit.
-      if (stars.length === 0) for (const unit of facts.units) node.edges.push(this.unitNode(file, unit));
+      if (stars.length === 0) for (const unit of units) node.edges.push(this.unitNode(file, unit));
     }
     return id;
   }
@@ -184,7 +265,7 @@ export class SymbolGraph {
   // ---- edges
 
   private addSite(node: GraphNode, file: string, unit: Unit, index: number, site: Site): void {
-    const label = this.sinks.site(site);
+    const label = this.sinks.site(site, file);
     if (label === null) return;
     node.edges.push(this.sinkNode(`S|${file}|${unit.loc.line}:${unit.loc.column}|${index}|${site.eager}`, { label, file, loc: site.loc }));
   }
@@ -241,4 +322,9 @@ export class SymbolGraph {
     }
     return next;
   }
+}
+
+/** Consecutive steps in one unit read as one. */
+function pushStep(steps: ChainStep[], step: ChainStep): void {
+  if (steps.at(-1)?.label !== step.label) steps.push(step);
 }

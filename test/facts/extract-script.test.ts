@@ -137,6 +137,50 @@ await fetch(url);`,
     const facts = extractScriptFacts('a.ts', `const a = process.env.OPENAI_API_KEY;\nconst b = process.env['ANTHROPIC_API_KEY'];\nconst { GEMINI_API_KEY: g } = process.env;\nconst c = import.meta.env.VITE_X;\nconst d = Bun.env.HOME;`);
     expect(sites(facts).map((s) => (s.kind === 'env' ? s.name : s.kind))).toEqual(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'VITE_X', 'HOME']);
   });
+
+  it('marks sets and deletes as writes, and a kept or asserted value as a save only where the file writes the variable', () => {
+    const facts = extractScriptFacts(
+      'a.test.ts',
+      `const saved = process.env.OPENAI_API_KEY;
+process.env.OPENAI_API_KEY = 'fake';
+expect(process.env.OPENAI_API_KEY).toBe('fake');
+delete process.env.OPENAI_API_KEY;
+const other = process.env.GROQ_API_KEY;
+client(process.env.OPENAI_API_KEY);`,
+    );
+    expect(sites(facts).map((s) => (s.kind === 'env' ? `${s.name}:${s.access ?? 'read'}` : s.kind))).toEqual([
+      'OPENAI_API_KEY:save',
+      'GROQ_API_KEY:read',
+      'OPENAI_API_KEY:write',
+      'OPENAI_API_KEY:save',
+      'OPENAI_API_KEY:write',
+      'OPENAI_API_KEY:read',
+    ]);
+  });
+});
+
+describe('plants', () => {
+  it('records env vars the file sets in its own process, the files it writes and whether it makes a directory', () => {
+    const facts = extractScriptFacts(
+      'stub.ts',
+      `import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+const dir = mkdtempSync('/tmp/stub-');
+writeFileSync(join(dir, 'claude'), '#!/bin/sh');
+copyFileSync('test/stubs/fake-cli.sh', join(dir, 'codex'));
+vi.stubEnv('GEMINI_API_KEY', 'x');
+Object.assign(process.env, { MISTRAL_API_KEY: 'y' });
+process.env.PATH = dir;
+spawn('node', [], { env: { OPENAI_API_KEY: 'z' } });`,
+    );
+    expect(facts.plants).toEqual({ env: ['GEMINI_API_KEY', 'MISTRAL_API_KEY', 'PATH'], files: ['claude', 'codex'], dirs: true });
+  });
+
+  it('plants nothing for a file that only reads and spawns', () => {
+    const facts = extractScriptFacts('run.ts', `import { spawnSync } from 'node:child_process';
+spawnSync('claude', ['-p', process.env.PROMPT ?? '']);`);
+    expect(facts.plants).toEqual({ env: [], files: [], dirs: false });
+  });
 });
 
 describe('units, refs and eagerness', () => {
@@ -161,6 +205,23 @@ judge();`,
   it('keeps an <init> unit for a bare top-level statement that names nothing of the file, but not for a directive', () => {
     expect(extractScriptFacts('m.ts', `'use strict';\nexpect.extend({});\nexport const a = 1;`).units.map((u) => u.names.join(','))).toEqual(['a', '<init>']);
     expect(extractScriptFacts('d.ts', `'use strict';\nexport const a = 1;`).units.map((u) => u.names.join(','))).toEqual(['a']);
+  });
+
+  it('keeps code under an entry-point guard out of the module initialiser', () => {
+    const facts = extractScriptFacts(
+      'main.ts',
+      `import { run } from './run.js';
+if (import.meta.main) run();
+if (require.main === module) { run(); }
+if (process.argv[1] === fileURLToPath(import.meta.url)) run();
+if (process.env.AUTORUN) run();`,
+    );
+    expect(facts.units.map((u) => [u.names.join(','), u.refs.map((r) => `${r.name}${r.eagerCall ? '()' : ''}`)])).toEqual([
+      ['<main>', ['run']],
+      ['<main>', ['run']],
+      ['<main>', ['run']],
+      ['<init>', ['run()']],
+    ]);
   });
 
   it('records each distinct reference of a unit once', () => {

@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { check } from '../../src/check.js';
 import type { CheckResult, Finding } from '../../src/types.js';
+import { fixtureRepo } from '../support/overlay.js';
 
 const RULE = 'no-paid-calls-in-free-tests';
-const fixture = (name: 'bad' | 'good') => fileURLToPath(new URL(`../../fixtures/rules/${RULE}/${name}`, import.meta.url));
+const fixture = (name: 'bad' | 'good' | 'precision/good') => fileURLToPath(new URL(`../../fixtures/rules/${RULE}/${name}`, import.meta.url));
 
 const at = (finding: Finding) => `${finding.file}:${finding.line}`;
 const ofRule = (result: CheckResult) => result.findings.filter((finding) => finding.ruleId === RULE);
@@ -35,6 +36,27 @@ const BAD: [location: string, shape: string, reason: string[]][] = [
   ['test/free/exec-template.test.ts:6', 'template literal with a constant head', ['claude']],
   ['test/free/report-header.test.ts:6', 'suppression without a reason', ['without a reason']],
   ['test/free/report-header.test.ts:7', 'the call under that suppression stays reported', ['claude']],
+];
+
+/**
+ * The precision harness: each quiet pattern of precision/good (left) has a twin
+ * in the precision/bad overlay that still fires (here), for its stated reason.
+ */
+const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
+  ['test/unit/api-key-live.test.ts:2', 'api-key-plumbing: the test sets and restores the key the helper reads', ['childEnv (src/keys.ts) → anthropicKey (src/keys.ts) → reads ANTHROPIC_API_KEY']],
+  ['test/unit/api-key-live.test.ts:5', 'api-key-plumbing: the test saves, writes, deletes and asserts the key', ['free test reads ANTHROPIC_API_KEY']],
+  ['test/unit/codex-on-path.test.ts:10', 'codex-stub: a stub written into a temp dir put on the spawn PATH', ['spawns codex']],
+  ['test/unit/summarize-live.test.ts:2', 'summarize-stub: a helper puts a stub claude first on PATH', ['summarizeWithClaude (src/cli.ts) → spawns claude']],
+  ['test/unit/judge-helper.test.ts:2', 'triage: a pure export of the product that wraps an SDK', ['free test reaches a paid call', 'judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
+  ['test/unit/label-sample.test.ts:2', 'triage-fake-client (the heuristic kind, below): the same product called by the test, not by a helper', ['free test reaches a paid call', 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
+  [
+    'test/unit/triage-fake-client.test.ts:2',
+    'triage: a pure export of the same product',
+    ["free test reaches the model SDK 'openai' only through product code", 'createTriager (src/triage.ts) → openai', 'This is a heuristic'],
+  ],
+  ['test/unit/review-unmocked.test.ts:4', 'review-mocked: the helper is mocked before the dynamic import', ['reviewSummary (test/helpers/review.ts) → judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
+  ['test/unit/warmup.test.ts:2', 'entry-points: the call is under import.meta.main / require.main === module', ['src/warmup.ts (on import) → summarizeWithClaude (src/cli.ts) → spawns claude']],
+  ['test/unit/loader-missing.test.ts:2', 'built-package: a missing build output is not reported', ["cannot resolve '../helpers/tickets.js' from test/unit/loader-missing.test.ts", 'not checked for paid calls']],
 ];
 
 describe(RULE, () => {
@@ -98,6 +120,31 @@ describe(RULE, () => {
     test('raises no finding of any other kind either (no parse error, unmatched glob or invalid suppression)', async () => {
       const result = await check({ cwd: fixture('good'), cache: false, rules: [RULE] });
       expect(result.findings.map((finding) => `${finding.ruleId} ${at(finding)}`)).toEqual([]);
+    });
+  });
+
+  describe('precision harness', () => {
+    test('the good harness is quiet: key plumbing, stubbed CLIs, pure exports of a product that wraps an SDK, mocks before import(), entry guards, build outputs', async () => {
+      const result = await check({ cwd: fixture('precision/good'), cache: false, rules: [RULE] });
+      expect(ofRule(result).map(at)).toEqual([]);
+    });
+
+    describe('its bad twins', () => {
+      let twins: Finding[];
+
+      beforeAll(async () => {
+        twins = ofRule(await check({ cwd: fixtureRepo(`rules/${RULE}/precision/good`, `rules/${RULE}/precision/bad`), cache: false, rules: [RULE] }));
+      });
+
+      test('report exactly the twins, none of the quiet files beside them', () => {
+        expect(twins.map(at).sort()).toEqual(TWINS.map(([location]) => location).sort());
+      });
+
+      test.each(TWINS)('%s still fires (its quiet twin: %s)', (location, _quietTwin, reason) => {
+        const finding = twins.find((candidate) => at(candidate) === location);
+      expect(finding, `no finding at ${location}`).toBeDefined();
+        for (const part of reason) expect(finding?.message).toContain(part);
+      });
     });
   });
 });
