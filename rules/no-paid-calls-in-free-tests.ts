@@ -2,8 +2,16 @@ import * as z from 'zod';
 import type { FileFacts, ImportFact } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { paidSignatures } from './no-paid-calls-in-free-tests-utils/signatures.js';
+
+const messages = {
+  paidCall: { description: 'A free test file itself spawns a model CLI, requests a metered API host or reads an API key.' },
+  paidImport: { description: 'A free test file imports a model SDK (not `import type`, not mocked).' },
+  transitivePaidCall: { description: 'A free test file reaches a paid call through the local modules it imports; the chain is listed.' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'no-paid-calls-in-free-tests',
@@ -11,6 +19,7 @@ export default createRule({
     description: 'Free test files must not reach a paid call (model SDK, model CLI, metered API host, API key), directly or through local imports.',
     languages: ['js/js'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({}),
   check(model) {
@@ -19,7 +28,7 @@ export default createRule({
       site: (site) => signatures.site(site),
       package: (name) => (signatures.module(name) ? name : null),
     });
-    const findings: RuleFinding[] = [];
+    const findings: RuleFinding<MessageIds>[] = [];
     const pending: { file: string; fact: ImportFact; start: string }[] = [];
 
     for (const file of model.freeTestFiles()) {
@@ -30,7 +39,7 @@ export default createRule({
       for (const unit of facts.units) {
         for (const site of unit.sites) {
           const label = signatures.site(site);
-          if (label !== null) findings.push({ file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
+          if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
         }
       }
 
@@ -39,7 +48,7 @@ export default createRule({
         const target = model.resolve(file, fact.specifier);
         if (target.kind === 'package') {
           if (signatures.module(target.name)) {
-            findings.push({ file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
+            findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
           }
           continue;
         }
@@ -59,6 +68,7 @@ export default createRule({
       if (!chain) continue;
       reported.add(fact);
       findings.push({
+        messageId: 'transitivePaidCall',
         file,
         loc: fact.loc,
         message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
