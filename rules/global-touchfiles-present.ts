@@ -2,9 +2,21 @@ import * as z from 'zod';
 import { FILE_START } from '../src/model/positions.js';
 import { mapLabel, touchfileRefs } from '../src/model/selection.js';
 import { compileGlobs } from '../src/repo/glob.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './touchfiles-cover-paid-tests.js';
-import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+const messages = {
+  ...MAP_MESSAGES,
+  emptyGlobals: { description: 'The global touchfile list is empty.' },
+  mapFileNotGlobal: { description: 'The global list does not name a selection map file (requireMapFile).' },
+  requiredFileNotGlobal: { description: 'The global list does not name a file that maps.globals.require lists.' },
+  requiredFileMissing: { description: 'maps.globals.require names a file that does not exist.' },
+  deadGlob: { description: 'A global touchfile glob matches no tracked file (and no declared generated path).' },
+  malformedGlobals: { description: 'The global touchfile list is not a list of glob strings.' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'global-touchfiles-present',
@@ -12,6 +24,7 @@ export default createRule({
     description: 'The global touchfile list exists, is non-empty, names the selection map itself and every required file, and each entry matches a file.',
     languages: ['js/js', 'json/json'],
     recommended: true,
+    messages,
   },
   options: z
     .strictObject({
@@ -21,14 +34,14 @@ export default createRule({
     .refine((options) => options.requireMapFile || options.reason !== undefined, { message: 'requireMapFile: false needs a "reason"', path: ['reason'] }),
   check(model, options) {
     const { selection, problems, mapFiles, globalsAt } = model.selection();
-    const findings: RuleFinding[] = mapProblems(problems, 'global-touchfiles-present');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'global-touchfiles-present');
     const globalsRef = model.config.maps?.globals;
     if (!globalsRef) return [...findings, ...missingMapFinding(model, 'maps.globals', 'global touchfile list')];
     const globals = selection.globals;
     if (globals === null || globalsAt === null) return findings;
     const label = mapLabel(globalsRef);
     if (globals.length === 0) {
-      return [...findings, { file: globalsAt.file, loc: globalsAt.loc, message: `${label} is empty: a change to the runner, the store or the map itself would select nothing` }];
+      return [...findings, { messageId: 'emptyGlobals', file: globalsAt.file, loc: globalsAt.loc, message: `${label} is empty: a change to the runner, the store or the map itself would select nothing` }];
     }
     const matches = compileGlobs(globals.map((g) => g.value));
 
@@ -40,16 +53,16 @@ export default createRule({
         // The file the config names, a module it re-exports through, or the defining file: any of them counts.
         if (files.some((file) => matches(file)) || reported.has(ref.file)) continue;
         reported.add(ref.file);
-        findings.push({ file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.` });
+        findings.push({ messageId: 'mapFileNotGlobal', file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.` });
       }
     }
 
     for (const required of globalsRef.require) {
       if (!matches(required)) {
-        findings.push({ file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name ${required}, which maps.globals.require lists: a change to it must re-run every paid test` });
+        findings.push({ messageId: 'requiredFileNotGlobal', file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name ${required}, which maps.globals.require lists: a change to it must re-run every paid test` });
       }
       if (!model.fileSet.has(required)) {
-        findings.push({ file: model.configFile ?? 'tripwire.config.json', loc: FILE_START, message: `maps.globals.require names ${required}, which does not exist` });
+        findings.push({ messageId: 'requiredFileMissing', file: model.configFile ?? 'tripwire.config.json', loc: FILE_START, message: `maps.globals.require names ${required}, which does not exist` });
       }
     }
 

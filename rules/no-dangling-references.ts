@@ -1,11 +1,28 @@
 import * as z from 'zod';
 import { shippedFiles } from '../src/model/seams.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { baseFindings } from './no-dangling-references-utils/base.js';
 import { deadConfigGlobs } from './no-dangling-references-utils/config-globs.js';
 import { missingReferences } from './no-dangling-references-utils/references.js';
 import { removedTokenFindings } from './no-dangling-references-utils/removed.js';
 import { leftoverSeamFindings } from './no-dangling-references-utils/seams.js';
+
+const messages = {
+  missingPath: { description: 'Shipped text links to, or names in code, a path in this repository that does not exist.' },
+  missingAnchor: { description: 'A link names a heading anchor that the target Markdown file does not define.' },
+  removedToken: { description: 'Text names a token of a mechanism the configuration declares removed (`removed`); one finding per file and token.', heuristic: true },
+  removedFileReference: { description: 'With --base: a link, import or path in code names a file the diff deleted or renamed.' },
+  removedFileMention: { description: 'With --base: text names the file name of a file the diff deleted or renamed; one finding per file and name.', heuristic: true },
+  removedExportImport: { description: 'With --base: an import names an export the diff removed from its module.' },
+  removedExportMention: { description: 'With --base: code in documentation names an export the diff removed and nothing exports any more.', heuristic: true },
+  removedEnvMention: { description: 'With --base: text names an env var whose last read the diff removed; one finding per file and variable.', heuristic: true },
+  removedFlagMention: { description: 'With --base: text names a CLI flag the diff removed from its option list; one finding per file and flag.', heuristic: true },
+  staleStubRead: { description: 'A fixture stub reads an env var that nothing else in the repository sets or names any more.' },
+  staleSeamSet: { description: 'A test sets an env var of the stubs\' family that no stub or other file reads any more.' },
+  deadGlob: { description: 'A glob under shipped.exclude, shipped.illustrative, shipped.allow[].files or removed[].allow matches no file.' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'no-dangling-references',
@@ -13,13 +30,14 @@ export default createRule({
     description: 'Nothing names a mechanism that is gone: a path or anchor that does not exist, a token of a removed mechanism, a test seam left behind, or what the diff removed.',
     languages: ['js/js', 'markdown/commonmark', 'markdown/gfm', 'json/json'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({
     seams: z.boolean().default(true).describe('Report env vars that a fixture stub reads but nothing sets any more, and the reverse.'),
   }),
   check(model, options) {
-    const findings = new Map<string, RuleFinding>();
-    const add = (list: readonly RuleFinding[]): void => {
+    const findings = new Map<string, RuleFinding<MessageIds>>();
+    const add = (list: readonly RuleFinding<MessageIds>[]): void => {
       for (const finding of list) {
         const key = `${finding.file}:${finding.loc.line}:${finding.loc.column}`;
         if (!findings.has(key)) findings.set(key, finding);

@@ -2,9 +2,22 @@ import * as z from 'zod';
 import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
 import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-calls-in-free-tests-utils/signatures.js';
+
+const messages = {
+  paidCall: { description: 'A free test file itself spawns a model CLI, requests a metered API host or reads an API key.' },
+  paidImport: { description: 'A free test file imports a model SDK (not `import type`, not mocked).' },
+  transitivePaidCall: { description: 'A free test file reaches a paid call through the local modules it imports (the test, or a test helper on the way, imports the SDK or makes the call); the chain is listed.' },
+  sdkThroughProduct: {
+    description: 'A free test file reaches a model SDK only through product code that imports it: whether a request is made depends on the client the test runs with.',
+    heuristic: true,
+  },
+  unresolvedImport: { description: 'An import on the way from a free test does not resolve, so what it names was not checked for paid calls (reported once per file and specifier).' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'no-paid-calls-in-free-tests',
@@ -12,13 +25,14 @@ export default createRule({
     description: 'Free test files must not reach a paid call (model SDK, model CLI, metered API host, API key), directly or through local imports.',
     languages: ['js/js'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({}),
   check(model) {
     const signatures = paidSignatures(model.config);
     const isTestSupport = testSupport(model);
     const graphs = new Map<string, Graphs>();
-    const findings: RuleFinding[] = [];
+    const findings: RuleFinding<MessageIds>[] = [];
     const pending: Pending[] = [];
 
     for (const file of model.freeTestFiles()) {
@@ -31,7 +45,7 @@ export default createRule({
       for (const unit of facts.units) {
         for (const site of unit.sites) {
           const label = signatures.site(site, planted);
-          if (label !== null) findings.push({ file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
+          if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
         }
       }
 
@@ -40,7 +54,7 @@ export default createRule({
         const target = model.resolve(file, fact.specifier);
         if (target.kind === 'package') {
           if (signatures.module(target.name)) {
-            findings.push({ file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
+            findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
           }
           continue;
         }
@@ -106,8 +120,8 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
  * else the heuristic kind. Each graph is built before it is solved: solving
  * after every new start would be quadratic.
  */
-function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding[] {
-  const findings: RuleFinding[] = [];
+function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding<MessageIds>[] {
+  const findings: RuleFinding<MessageIds>[] = [];
   const reported = new Set<ImportFact>();
   for (const item of pending) {
     const chain = reported.has(item.fact) ? null : item.pair.strict.chain(item.start);
@@ -127,6 +141,7 @@ function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFi
     if (!chain) continue;
     reported.add(item.fact);
     findings.push({
+      messageId: 'sdkThroughProduct',
       file: item.file,
       loc: item.fact.loc,
       message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(item.file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
@@ -136,8 +151,9 @@ function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFi
   return findings;
 }
 
-function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding {
+function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<MessageIds> {
   return {
+    messageId: 'transitivePaidCall',
     file,
     loc: fact.loc,
     message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
@@ -146,8 +162,8 @@ function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding {
 }
 
 /** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */
-function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pending: Pending[]): RuleFinding[] {
-  const findings: RuleFinding[] = [];
+function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pending: Pending[]): RuleFinding<MessageIds>[] {
+  const findings: RuleFinding<MessageIds>[] = [];
   const seen = new Set<string>();
   for (const pair of graphs.values()) {
     const starts = pending.filter((item) => item.pair === pair).map((item) => item.start);
@@ -157,7 +173,7 @@ function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pendi
       seen.add(key);
       const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
       if (!fact) continue;
-      findings.push({ file, loc: fact.loc, message: `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.` });
+      findings.push({ messageId: 'unresolvedImport', file, loc: fact.loc, message: `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.` });
     }
   }
   return findings;
@@ -175,7 +191,7 @@ function namespaceMembers(facts: FileFacts, local: string): string[] {
   return members.has('*') ? ['*'] : members.size === 0 ? ['<init>'] : [...members];
 }
 
-function relatedSteps(chain: ChainStep[]): RuleFinding['related'] {
+function relatedSteps(chain: ChainStep[]): RuleFinding<MessageIds>['related'] {
   return chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label }));
 }
 

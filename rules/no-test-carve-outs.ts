@@ -6,12 +6,26 @@ import { envUses, hasLexicalEnv, RUNNER_ENV, shippedFiles, testVocabulary, type 
 import { envMentions, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/model/text-scan.js';
 import { isMarkdownFile } from '../src/parse/markdown.js';
 import { isScriptFile } from '../src/parse/typescript.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Loc, Related } from '../src/types.js';
+import { firstPerFile, timesNamed } from './shared/mentions.js';
 
 /** Env vars a test runner sets to 'test': `NODE_ENV` (Jest, Vitest), `MODE` (Vitest's `import.meta.env.MODE`), `BABEL_ENV`. */
 const MODE_ENV = new Set(['NODE_ENV', 'MODE', 'BABEL_ENV']);
 const FIX = 'put the seam in the test environment (a stub first on PATH, a fixture) instead';
+
+const messages = {
+  runnerDetection: { description: 'Shipped code branches on test-runner detection (`NODE_ENV === \'test\'`, `VITEST`, `JEST_WORKER_ID`, a runner global).' },
+  testOnlyEnvVar: { description: 'Shipped code or a shipped script reads an env var that only the tests and fixtures use.' },
+  // A string equal to the name is evidence by name only: the read it may feed (`getEnv('X')`, a list of names) is not seen.
+  testOnlyEnvString: { description: 'A string in shipped code names an env var that only the tests and fixtures use (a name match: the read is not seen).', heuristic: true },
+  testOnlyEnvMention: { description: 'Shipped prose or Markdown names an env var that only the tests and fixtures use; one finding per file and variable.', heuristic: true },
+  testOnlyPath: { description: 'Shipped code or a shipped script names a path inside the test roots or fixtures.' },
+  testOnlyPathMention: { description: 'Shipped prose or Markdown names a path inside the test roots or fixtures; one finding per file and path.', heuristic: true },
+  testOnlyTokenMention: { description: 'Shipped text names a word declared test-only in shipped.testTokens; one finding per file and word.', heuristic: true },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'no-test-carve-outs',
@@ -19,17 +33,18 @@ export default createRule({
     description: 'Shipped artifacts name no env var, path, stub or word that exists only for the tests, and shipped code never branches on test-runner detection.',
     languages: ['js/js', 'markdown/commonmark', 'markdown/gfm'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({}),
   check(model) {
     const shipped = shippedFiles(model);
     if (shipped.length === 0) return [];
     const vocabulary = testVocabulary(model);
-    const findings = new Map<string, RuleFinding>();
-    const report = (file: string, token: string, loc: Loc, message: string, related?: Related[]): void => {
+    const found = new Map<string, Found>();
+    const report: Report = (file, token, loc, messageId, message, related) => {
       const key = `${file}:${loc.line}:${loc.column}`;
-      if (findings.has(key) || isAllowed(model, token, file)) return;
-      findings.set(key, { file, loc, message, ...(related && related.length > 0 && { related }) });
+      if (found.has(key) || isAllowed(model, token, file)) return;
+      found.set(key, { token, finding: { messageId, file, loc, message, ...(related && related.length > 0 && { related }) } });
     };
     for (const file of shipped) {
       if (isScriptFile(file)) {
@@ -42,19 +57,34 @@ export default createRule({
       for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report, lexical);
       for (const use of envUses(model, file)) {
         if (use.op !== 'read') continue;
-        if (!isMarkdownFile(file) && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, runnerMessage(`$${use.name}`));
+        if (!isMarkdownFile(file) && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, 'runnerDetection', runnerMessage(`$${use.name}`));
         const uses = vocabulary.env.get(use.name);
         if (uses) {
           const { message, related } = envMessage(use.name, uses, lexical ? 'reads' : 'names');
-          report(file, use.name, use.loc, message, related);
+          report(file, use.name, use.loc, lexical ? 'testOnlyEnvVar' : 'testOnlyEnvMention', message, related);
         }
       }
     }
-    return [...findings.values()];
+    return onePerMention([...found.values()]);
   },
 });
 
-type Report = (file: string, token: string, loc: Loc, message: string, related?: Related[]) => void;
+interface Found {
+  token: string;
+  finding: RuleFinding<MessageIds>;
+}
+
+type Report = (file: string, token: string, loc: Loc, messageId: MessageIds, message: string, related?: Related[]) => void;
+
+/** A mention repeated in one file is one finding at its first place; what code reads stays one finding per read. */
+function onePerMention(found: readonly Found[]): RuleFinding<MessageIds>[] {
+  const isMention = (item: Found): boolean => 'heuristic' in messages[item.finding.messageId];
+  const mentions = firstPerFile(
+    found.filter(isMention).map((item) => ({ ...item, file: item.finding.file, loc: item.finding.loc })),
+    (item) => `${item.finding.messageId}\0${item.token}`,
+  ).map(({ first, count }) => ({ ...first.finding, message: `${first.finding.message}${timesNamed(count)}` }));
+  return [...found.filter((item) => !isMention(item)).map((item) => item.finding), ...mentions];
+}
 
 function definedAt(uses: readonly EnvUse[]): { where: string; related: Related[] } {
   const first = uses[0];
@@ -93,7 +123,7 @@ function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: V
     const uses = vocabulary.env.get(word);
     if (!uses) continue;
     const { message, related } = envMessage(word, uses, 'names');
-    report(file, word, subLoc(run.loc, index, word.length), message, related);
+    report(file, word, subLoc(run.loc, index, word.length), 'testOnlyEnvMention', message, related);
   }
   const targets = run.where === 'link' ? [{ token: run.text.replace(/[#?].*$/, ''), index: 0 }] : pathTokens(run.text);
   const guards = testFileSet(model);
@@ -101,28 +131,28 @@ function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: V
     if (token === '') continue;
     const path = testPathOf(model, token, file);
     // Text naming the test that guards it documents the contract; a seam is a fixture, stub or helper it would use.
-    if (path !== null && !guards.has(path)) report(file, token, subLoc(run.loc, index, token.length), pathMessage(token, path));
+    if (path !== null && !guards.has(path)) report(file, token, subLoc(run.loc, index, token.length), lexical ? 'testOnlyPath' : 'testOnlyPathMention', pathMessage(token, path));
   }
   for (const token of vocabulary.tokens) {
     for (const index of tokenOffsets(run.text, token)) {
-      report(file, token, subLoc(run.loc, index, token.length), `names '${token}', declared test-only in shipped.testTokens: ${FIX}.`);
+      report(file, token, subLoc(run.loc, index, token.length), 'testOnlyTokenMention', `names '${token}', declared test-only in shipped.testTokens: ${FIX}.`);
     }
   }
 }
 
 function scriptFindings(model: RepoModel, file: string, facts: FileFacts, vocabulary: Vocabulary, report: Report): void {
   for (const compare of facts.envCompares) {
-    if (MODE_ENV.has(compare.name) && compare.value === 'test') report(file, compare.name, compare.loc, runnerMessage(`${compare.name} === 'test'`));
+    if (MODE_ENV.has(compare.name) && compare.value === 'test') report(file, compare.name, compare.loc, 'runnerDetection', runnerMessage(`${compare.name} === 'test'`));
   }
   for (const probe of facts.testProbes) {
-    if (probe.via === 'typeof') report(file, probe.name, probe.loc, runnerMessage(`typeof ${probe.name}`));
-    else if (probe.via === 'global') report(file, probe.name, probe.loc, runnerMessage(probe.name));
-    else if (RUNNER_ENV.has(probe.name)) report(file, probe.name, probe.loc, runnerMessage(`'${probe.name}' in env`));
+    if (probe.via === 'typeof') report(file, probe.name, probe.loc, 'runnerDetection', runnerMessage(`typeof ${probe.name}`));
+    else if (probe.via === 'global') report(file, probe.name, probe.loc, 'runnerDetection', runnerMessage(probe.name));
+    else if (RUNNER_ENV.has(probe.name)) report(file, probe.name, probe.loc, 'runnerDetection', runnerMessage(`'${probe.name}' in env`));
     else {
       const uses = vocabulary.env.get(probe.name);
       if (uses) {
         const { message, related } = envMessage(probe.name, uses, 'reads');
-        report(file, probe.name, probe.loc, message, related);
+        report(file, probe.name, probe.loc, 'testOnlyEnvVar', message, related);
       }
     }
   }
@@ -131,13 +161,13 @@ function scriptFindings(model: RepoModel, file: string, facts: FileFacts, vocabu
     for (const site of unit.sites) {
       if (site.kind !== 'env' || written.has(`${site.loc.line}:${site.loc.column}`)) continue;
       if (RUNNER_ENV.has(site.name)) {
-        report(file, site.name, site.loc, runnerMessage(site.name));
+        report(file, site.name, site.loc, 'runnerDetection', runnerMessage(site.name));
         continue;
       }
       const uses = vocabulary.env.get(site.name);
       if (uses) {
         const { message, related } = envMessage(site.name, uses, 'reads');
-        report(file, site.name, site.loc, message, related);
+        report(file, site.name, site.loc, 'testOnlyEnvVar', message, related);
       }
     }
   }
@@ -145,10 +175,10 @@ function scriptFindings(model: RepoModel, file: string, facts: FileFacts, vocabu
     const uses = vocabulary.env.get(literal.value);
     if (uses) {
       const { message, related } = envMessage(literal.value, uses, 'names');
-      report(file, literal.value, literal.loc, message, related);
+      report(file, literal.value, literal.loc, 'testOnlyEnvString', message, related);
     } else if (literal.value.includes('/')) {
       const path = testPathOf(model, literal.value, file);
-      if (path !== null) report(file, literal.value, literal.loc, pathMessage(literal.value, path));
+      if (path !== null) report(file, literal.value, literal.loc, 'testOnlyPath', pathMessage(literal.value, path));
     }
   }
 }

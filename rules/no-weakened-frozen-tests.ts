@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createRule } from '../src/rule.js';
-import { inspect } from './no-weakened-frozen-tests-utils/inspect.js';
+import { FROZEN_MESSAGES, inspect, MESSAGE_IDS } from './no-weakened-frozen-tests-utils/inspect.js';
 
 export default createRule({
   id: 'no-weakened-frozen-tests',
@@ -8,9 +8,10 @@ export default createRule({
     description: 'Frozen tests still exist, run, and keep their pinned body, assertions, timeout and retries; locked fixtures keep their bytes; a diff never re-pins what it changes.',
     languages: ['js/js', 'json/json'],
     recommended: true,
+    messages: FROZEN_MESSAGES,
   },
   options: z.strictObject({}),
   check(model) {
-    return inspect(model).map(({ file, loc, message, related }) => ({ file, loc, message, ...(related && { related }) }));
+    return inspect(model).map(({ kind, file, loc, message, related }) => ({ messageId: MESSAGE_IDS[kind], file, loc, message, ...(related && { related }) }));
   },
 });

@@ -1,8 +1,22 @@
 import * as z from 'zod';
 import { mapLabel } from '../src/model/selection.js';
 import type { PaidTestId } from '../src/model/selection-types.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
-import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
+import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+const messages = {
+  ...MAP_MESSAGES,
+  unknownTier: { description: 'A tier is not one of maps.tiers.values.' },
+  missingTier: { description: 'A touchfile key of a map the tier map covers has no tier.' },
+  orphanTier: { description: 'A tier key has no entry in the touchfile maps it covers: the two maps must have the same keys.' },
+  paidIdWithoutTier: { description: 'A paid test id with no touchfile entry at all has no tier either.' },
+  conflictingSelfGates: { description: 'A test file gates itself on more than one tier.' },
+  inertDemotion: { description: 'A test file gates itself on one tier while the tier map declares another for its ids: the declaration is dead metadata.' },
+  malformedTierMap: { description: 'The tier map is not an object of test id → tier.' },
+  nonStringTier: { description: 'A tier evaluates to something other than a string.' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'tiers-cover-paid-tests',
@@ -10,11 +24,12 @@ export default createRule({
     description: 'Every paid test id has an allowed tier, tier keys equal touchfile keys, and a file that gates itself on a tier agrees with the declared one.',
     languages: ['js/js', 'json/json'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({}),
   check(model) {
     const { selection, problems, selfGates } = model.selection();
-    const findings: RuleFinding[] = mapProblems(problems, 'tiers-cover-paid-tests');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'tiers-cover-paid-tests');
     const tiersRef = model.config.maps?.tiers;
     const tiers = selection.tiers;
     if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'a tier map')];
@@ -23,7 +38,7 @@ export default createRule({
 
     for (const [id, tier] of tiers) {
       if (tier.value !== null && !allowed.includes(tier.value)) {
-        findings.push({ file: tier.file, loc: tier.loc, message: `tier '${tier.value}' of '${id}' is not one of ${allowed.map((v) => `'${v}'`).join(', ')} (maps.tiers.values)` });
+        findings.push({ messageId: 'unknownTier', file: tier.file, loc: tier.loc, message: `tier '${tier.value}' of '${id}' is not one of ${allowed.map((v) => `'${v}'`).join(', ')} (maps.tiers.values)` });
       }
     }
 
@@ -33,12 +48,12 @@ export default createRule({
     const touchfileKeys = new Set(coveredEntries.map((entry) => entry.key.value));
     for (const entry of coveredEntries) {
       if (!tiers.has(entry.key.value)) {
-        findings.push({ file: entry.key.file, loc: entry.key.loc, message: `'${entry.key.value}' has touchfiles in ${entry.map} but no tier in ${label}: add it with one of ${allowed.map((v) => `'${v}'`).join(', ')}` });
+        findings.push({ messageId: 'missingTier', file: entry.key.file, loc: entry.key.loc, message: `'${entry.key.value}' has touchfiles in ${entry.map} but no tier in ${label}: add it with one of ${allowed.map((v) => `'${v}'`).join(', ')}` });
       }
     }
     for (const [id, tier] of tiers) {
       if (!touchfileKeys.has(id)) {
-        findings.push({ file: tier.file, loc: tier.loc, message: `'${id}' has a tier in ${label} but no entry in ${covered?.join(', ') ?? 'the touchfile maps'}: the tier map and the touchfile map must have the same keys` });
+        findings.push({ messageId: 'orphanTier', file: tier.file, loc: tier.loc, message: `'${id}' has a tier in ${label} but no entry in ${covered?.join(', ') ?? 'the touchfile maps'}: the tier map and the touchfile map must have the same keys` });
       }
     }
 
@@ -48,7 +63,7 @@ export default createRule({
     for (const paid of selection.paidIds) {
       if (anyTouchfile.has(paid.id) || tiers.has(paid.id) || reported.has(paid.id)) continue;
       reported.add(paid.id);
-      findings.push({ file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}` });
+      findings.push({ messageId: 'paidIdWithoutTier', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}` });
     }
 
     // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids.
@@ -65,6 +80,7 @@ export default createRule({
       if (!first) continue;
       if (distinct.length > 1) {
         findings.push({
+          messageId: 'conflictingSelfGates',
           file,
           loc: first.loc,
           message: `${file} gates itself on ${distinct.length} different tiers (${distinct.map((v) => `'${v}'`).join(', ')}): a file runs in one tier`,
@@ -81,6 +97,7 @@ export default createRule({
       if (mismatched.size === 0) continue;
       const ids = [...mismatched.keys()].map((id) => `'${id}'`).join(', ');
       findings.push({
+        messageId: 'inertDemotion',
         file,
         loc: first.loc,
         message: `this file gates itself on tier '${first.value}', but ${label} declares another tier for ${ids}: the declaration is inert. Make the gate and the map agree.`,

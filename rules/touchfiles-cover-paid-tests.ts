@@ -5,9 +5,27 @@ import { FILE_START } from '../src/model/positions.js';
 import { touchfileRefs } from '../src/model/selection.js';
 import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../src/repo/glob.js';
-import { createRule, type RuleFinding } from '../src/rule.js';
+import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { closest } from '../src/util/closest.js';
-import { mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+
+const messages = {
+  ...MAP_MESSAGES,
+  missingTouchfileEntry: { description: 'A paid test id declared by a test file has no touchfile entry, so no diff can select it.' },
+  orphanKey: { description: 'A touchfile key names no paid test that any paid test file declares or registers.' },
+  deadGlob: { description: 'A touchfile glob matches no tracked file (and no declared generated path).' },
+  ownFileUncovered: { description: "The touchfiles of a paid test do not cover the test's own file." },
+  importUncovered: { description: 'A local module a paid test imports, transitively, is covered neither by its touchfiles nor by a global.' },
+  malformedTouchfileMap: { description: 'The touchfile map is not an object of test id → globs.' },
+  malformedTouchfileEntry: { description: 'A touchfile entry is not a list of glob strings.' },
+  missingIdArgument: { description: 'A call configured in tests.ids lacks the argument that holds the test id.' },
+  unevaluableId: { description: 'A test id cannot be evaluated statically; reported once at its node. Declare intentionally dynamic ids in tests.dynamicIds.' },
+  missingIdProperty: { description: "The id argument has no property configured in tests.ids' `property`." },
+  nonStringId: { description: 'A test id evaluates to something other than a string.' },
+  noTestId: { description: 'A paid test file declares no test id and no touchfile entry names it.' },
+} satisfies Record<string, MessageKind>;
+
+export type MessageIds = keyof typeof messages;
 
 export default createRule({
   id: 'touchfiles-cover-paid-tests',
@@ -15,13 +33,14 @@ export default createRule({
     description: 'Every paid test id has a touchfile entry that covers its file and every local module it imports; no orphan keys, no dead globs.',
     languages: ['js/js', 'json/json'],
     recommended: true,
+    messages,
   },
   options: z.strictObject({
     closure: z.boolean().default(true).describe('Require every local module a paid test imports, transitively, to be covered by its globs or a global.'),
   }),
   check(model, options) {
     const { selection, problems } = model.selection();
-    const findings: RuleFinding[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
     if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
       return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'a touchfile map')];
     }
@@ -37,12 +56,12 @@ export default createRule({
 
     for (const paid of selection.paidIds) {
       if (paid.via !== 'call' || entriesByKey.has(paid.id)) continue;
-      findings.push({ file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.` });
+      findings.push({ messageId: 'missingTouchfileEntry', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.` });
     }
 
     for (const entry of selection.touchfiles) {
       if (!declared.has(entry.key.value)) {
-        findings.push({ file: entry.key.file, loc: entry.key.loc, message: `touchfile key '${entry.key.value}' in ${entry.map} names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.` });
+        findings.push({ messageId: 'orphanKey', file: entry.key.file, loc: entry.key.loc, message: `touchfile key '${entry.key.value}' in ${entry.map} names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.` });
       }
       for (const glob of entry.globs) {
         const dead = deadGlob(model, glob);
@@ -65,7 +84,7 @@ export default createRule({
     for (const [file, ids] of byFile) {
       for (const id of ids) {
         if (!id.globs(file) && !globals(file)) {
-          findings.push({ file, loc: id.loc, message: `the touchfiles of '${id.id}' do not cover its own test file ${file}: editing the test would not re-run it` });
+          findings.push({ messageId: 'ownFileUncovered', file, loc: id.loc, message: `the touchfiles of '${id.id}' do not cover its own test file ${file}: editing the test would not re-run it` });
         }
       }
       if (!options.closure) continue;
@@ -75,6 +94,7 @@ export default createRule({
         if (uncovered.length === 0) continue;
         const importLoc = firstImportLoc(model, file, chain[1] ?? module);
         findings.push({
+          messageId: 'importUncovered',
           file,
           loc: importLoc,
           message: `${module} is imported by this paid test (${chain.join(' → ')}) but not covered by the touchfiles of ${uncovered.map((id) => `'${id.id}'`).join(', ')} or by a global: a change to it would not re-run the test`,
@@ -90,11 +110,12 @@ function mapNames(model: RepoModel): string {
 }
 
 /** A glob that matches no file (and no generated path) selects nothing: a rename left it behind. */
-export function deadGlob(model: RepoModel, glob: Located<string>, consequence = 'a change there would select nothing'): RuleFinding | null {
+export function deadGlob(model: RepoModel, glob: Located<string>, consequence = 'a change there would select nothing'): RuleFinding<'deadGlob'> | null {
   if (model.matching([glob.value]).length > 0) return null;
   if (isGenerated(model.config.maps?.generated ?? [], glob.value)) return null;
   const hint = nearestPath(model, glob.value);
   return {
+    messageId: 'deadGlob',
     file: glob.file,
     loc: glob.loc,
     message: `glob '${glob.value}' matches no file${hint ? ` (did you mean '${hint}'?)` : ''}: ${consequence}. Fix the path, or declare generated paths in maps.generated.`,

@@ -8,12 +8,20 @@ import type { Finding } from './types.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 
-const baselineSchema = z.strictObject({
-  version: z.literal(1),
-  findings: z.array(z.strictObject({ ruleId: z.string(), file: z.string(), fingerprint: z.string(), count: z.int().min(1), message: z.string() })),
-});
+const entry = { ruleId: z.string(), file: z.string(), fingerprint: z.string(), count: z.int().min(1), message: z.string() };
+
+// Version 2 keys each entry on its message id too; a version 1 file (no ids) still reads, matching any kind.
+const baselineSchema = z.discriminatedUnion('version', [
+  z.strictObject({ version: z.literal(1), findings: z.array(z.strictObject(entry)) }),
+  z.strictObject({ version: z.literal(2), findings: z.array(z.strictObject({ ...entry, messageId: z.string() })) }),
+]);
 
 type BaselineEntry = z.output<typeof baselineSchema>['findings'][number];
+
+/** The message id of an entry, or '' for a version 1 entry that recorded none. */
+function messageIdOf(entry: BaselineEntry): string {
+  return 'messageId' in entry ? entry.messageId : '';
+}
 
 /**
  * Identifies a finding without its position: the rule, the file, the message
@@ -37,14 +45,14 @@ export interface BaselineResult {
 export function applyBaseline(model: RepoModel, findings: readonly Finding[], file: string): BaselineResult {
   const entries = readBaseline(model.root, file);
   if (entries === null) return { kept: [...findings], baselined: 0, fixed: 0 };
-  const budget = new Map(entries.map((entry) => [key(entry.ruleId, entry.file, entry.fingerprint), entry.count]));
+  const budget = new Map(entries.map((entry) => [key(entry.ruleId, messageIdOf(entry), entry.file, entry.fingerprint), entry.count]));
   const kept: Finding[] = [];
   let baselined = 0;
   for (const finding of findings) {
-    const k = key(finding.ruleId, finding.file, fingerprint(model, finding));
-    const left = budget.get(k) ?? 0;
-    if (left > 0) {
-      budget.set(k, left - 1);
+    const print = fingerprint(model, finding);
+    const k = [key(finding.ruleId, finding.messageId, finding.file, print), key(finding.ruleId, '', finding.file, print)].find((candidate) => (budget.get(candidate) ?? 0) > 0);
+    if (k !== undefined) {
+      budget.set(k, (budget.get(k) ?? 0) - 1);
       baselined++;
     } else kept.push(finding);
   }
@@ -54,25 +62,25 @@ export function applyBaseline(model: RepoModel, findings: readonly Finding[], fi
 
 /** Writes every current finding as known, atomically, in a stable order. */
 export function writeBaseline(model: RepoModel, findings: readonly Finding[], file: string): number {
-  const counts = new Map<string, BaselineEntry>();
+  const counts = new Map<string, BaselineEntry & { messageId: string }>();
   for (const finding of findings) {
     const print = fingerprint(model, finding);
-    const k = key(finding.ruleId, finding.file, print);
+    const k = key(finding.ruleId, finding.messageId, finding.file, print);
     const entry = counts.get(k);
     if (entry) entry.count++;
-    else counts.set(k, { ruleId: finding.ruleId, file: finding.file, fingerprint: print, count: 1, message: finding.message });
+    else counts.set(k, { ruleId: finding.ruleId, messageId: finding.messageId, file: finding.file, fingerprint: print, count: 1, message: finding.message });
   }
-  const sorted = [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.fingerprint.localeCompare(b.fingerprint));
+  const sorted = [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.messageId.localeCompare(b.messageId) || a.fingerprint.localeCompare(b.fingerprint));
   const path = join(model.root, file);
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ version: 1, findings: sorted }, null, 2)}\n`);
+  writeFileSync(temp, `${JSON.stringify({ version: 2, findings: sorted }, null, 2)}\n`);
   renameSync(temp, path);
   return sorted.length;
 }
 
-function key(ruleId: string, file: string, print: string): string {
-  return `${ruleId}\0${file}\0${print}`;
+function key(ruleId: string, messageId: string, file: string, print: string): string {
+  return `${ruleId}\0${messageId}\0${file}\0${print}`;
 }
 
 function readBaseline(root: string, file: string): BaselineEntry[] | null {

@@ -6,7 +6,7 @@ import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
-import type { Config, RuleSetting } from './config/schema.js';
+import type { Config, PresetName, RuleSetting } from './config/schema.js';
 import { openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
@@ -17,19 +17,40 @@ import { fileBlobId } from './repo/blob-id.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
-import type { TripwireRule } from './rule.js';
+import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
 
-/** Findings tripwire raises about its own inputs rather than a contract. */
+/** Findings tripwire raises about its own inputs rather than a contract, each with its message ids. */
 export const CORE_RULES = {
-  'parse-error': 'A file tripwire needs could not be parsed; nothing it contains was checked.',
-  'read-error': 'A file tripwire needs could not be read; nothing it contains was checked.',
-  'unfollowed-symlink': 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
-  'unmatched-glob': 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
-  'invalid-suppression': 'A tripwire-disable comment without a reason, or naming an unknown rule.',
-} as const;
+  'parse-error': {
+    description: 'A file tripwire needs could not be parsed; nothing it contains was checked.',
+    messages: { parseError: { description: 'The file could not be parsed; the position of the syntax error is given.' } },
+  },
+  'read-error': {
+    description: 'A file tripwire needs could not be read; nothing it contains was checked.',
+    messages: { readError: { description: 'The file could not be read.' } },
+  },
+  'unfollowed-symlink': {
+    description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
+    messages: { unfollowedSymlink: { description: 'The link points outside the repository or to nothing, and was not followed.' } },
+  },
+  'unmatched-glob': {
+    description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
+    messages: { unmatchedGlob: { description: 'A glob of tests.include, tests.paid or shipped.include matches no file.' } },
+  },
+  'invalid-suppression': {
+    description: 'A tripwire-disable comment without a reason, or naming an unknown rule.',
+    messages: {
+      unknownRule: { description: 'A tripwire-disable comment names a rule tripwire does not know.' },
+      suppressionWithoutReason: { description: 'A tripwire-disable comment has no ` -- <reason>`, so it suppresses nothing.' },
+    },
+  },
+} as const satisfies Record<string, { description: string; messages: Record<string, MessageKind> }>;
+
+/** A reason-less tripwire-disable is reported under the rule it names too: every rule surface can report this id. */
+export const SUPPRESSION_WITHOUT_REASON = 'suppressionWithoutReason';
 
 export { UsageError } from './errors.js';
 
@@ -184,17 +205,32 @@ function outsideInputs(model: RepoModel): Map<string, string | null> {
  */
 export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null): { findings: Finding[]; suppressed: number } {
   const findings: Finding[] = [];
-  for (const { rule, severity, options: ruleOptions } of selected) {
+  for (const { rule, severity, options: ruleOptions, preset } of selected) {
     for (const finding of rule.check(model, ruleOptions)) {
-      findings.push(toFinding(rule.id, severity, finding.file, finding.loc, finding.message, finding.related));
+      const heuristic = rule.meta.messages[finding.messageId]?.heuristic === true;
+      // What rests on a name or a prose mention is a warning unless the strict preset asks for more.
+      const kindSeverity = heuristic && preset === 'recommended' ? 'warn' : severity;
+      findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
+  const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
-    findings.push(toFinding(problem.kind, 'error', problem.file, problem.loc, problem.message));
+    findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
-  const { kept, suppressed } = applySuppressions(model, findings, new Set(selected.map((s) => s.rule.id)));
+  const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
   return { findings: kept, suppressed };
+}
+
+/** One finding per defect: the same kind at the same place, however many paths led there, is reported once. */
+function onePerDefect(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.ruleId}\0${finding.messageId}\0${finding.file}:${finding.line}:${finding.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -219,6 +255,8 @@ export interface SelectedRule {
   rule: TripwireRule;
   severity: Severity;
   options: unknown;
+  /** Under `recommended`, heuristic kinds of finding are capped at warn; under `strict` they keep the rule's severity. */
+  preset: PresetName;
 }
 
 export function selectRules(config: Config, only: string[] | undefined, configFile: string | null): SelectedRule[] {
@@ -237,7 +275,7 @@ export function selectRules(config: Config, only: string[] | undefined, configFi
       const file = configFile ?? 'tripwire.config.json';
       throw new ConfigError(file, issuesFromZod(parsed.error.issues, rule.options, ['rules', rule.id, 1]), basename(file));
     }
-    if (severity !== 'off') selected.push({ rule, severity, options: parsed.data });
+    if (severity !== 'off') selected.push({ rule, severity, options: parsed.data, preset: config.preset });
   }
   return selected;
 }
@@ -247,8 +285,8 @@ export function severityOf(setting: RuleSetting | undefined): SeveritySetting {
   return Array.isArray(setting) ? setting[0] : setting;
 }
 
-function toFinding(ruleId: string, severity: Severity, file: string, loc: Loc, message: string, related?: Finding['related']): Finding {
-  const finding: Finding = { ruleId, severity, file, line: loc.line, column: loc.column, endLine: loc.endLine, endColumn: loc.endColumn, message };
+function toFinding(ruleId: string, messageId: string, severity: Severity, file: string, loc: Loc, message: string, related?: Finding['related']): Finding {
+  const finding: Finding = { ruleId, messageId, severity, file, line: loc.line, column: loc.column, endLine: loc.endLine, endColumn: loc.endColumn, message };
   if (related && related.length > 0) finding.related = related;
   return finding;
 }
@@ -269,7 +307,7 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
       const pattern = element.value;
       if (typeof pattern !== 'string' || pattern.startsWith('!')) continue;
       if (model.matching([pattern]).length > 0) continue;
-      findings.push(toFinding('unmatched-glob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
+      findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
     }
   }
   return findings;
@@ -284,12 +322,12 @@ function applySuppressions(model: RepoModel, findings: Finding[], enabled: Reado
   for (const file of model.loadedFiles()) {
     for (const suppression of model.facts(file)?.suppressions ?? []) {
       const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
-      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
+      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'unknownRule', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
       if (suppression.reason !== null) continue;
       const named = suppression.rules.filter((id) => enabled.has(id));
       const ids = suppression.rules.length === 0 ? ['invalid-suppression'] : named;
       for (const id of ids) {
-        invalid.push(toFinding(id, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
+        invalid.push(toFinding(id, SUPPRESSION_WITHOUT_REASON, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
       }
     }
   }

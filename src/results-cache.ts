@@ -21,7 +21,7 @@ import { VERSION } from './version.js';
 
 /** Entries kept: one per recent combination of options (check, --staged, a rule, a path…). */
 const MAX_ENTRIES = 8;
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What a run produced, as the CLI reports it. */
 export interface StoredRun {

@@ -5,19 +5,33 @@ import type { Loc, Related } from './types.js';
 
 export const DOCS_BASE_URL = 'https://github.com/tripwire-lint/tripwire/blob/main/rules/';
 
+/** One kind of finding a rule reports, under a camelCase message id that is stable across releases. */
+export interface MessageKind {
+  /** What the finding means, for the rule's doc and SARIF's `messageStrings`. */
+  description: string;
+  /**
+   * The finding rests on a name or a prose mention, not on a structural fact:
+   * it is a warning under the `recommended` preset and an error under `strict`.
+   */
+  heuristic?: true;
+}
+
 /** A finding as a rule reports it; the engine adds the rule id and the configured severity. */
-export interface RuleFinding {
+export interface RuleFinding<MessageId extends string = string> {
+  messageId: MessageId;
   file: string;
   loc: Loc;
   message: string;
   related?: Related[];
 }
 
-export interface RuleMeta {
+export interface RuleMeta<MessageId extends string = string> {
   description: string;
   /** The languages of the files its findings land in, for the ESLint surface. */
   languages: ('js/js' | 'markdown/commonmark' | 'markdown/gfm' | 'json/json')[];
   recommended: boolean;
+  /** Every kind of finding the rule can report; `check` can report no other id. */
+  messages: Record<MessageId, MessageKind>;
 }
 
 export interface TripwireRule {
@@ -29,16 +43,16 @@ export interface TripwireRule {
   check(model: RepoModel, options: unknown): RuleFinding[];
 }
 
-interface RuleDefinition<Options> {
+interface RuleDefinition<Options, MessageIds extends string> {
   id: RuleId;
-  meta: RuleMeta;
+  meta: RuleMeta<MessageIds>;
   /** A strict zod object with defaults (`z.strictObject({})` for none); the rule receives the parsed value. */
   options: z.ZodType<Options, unknown>;
-  check(model: RepoModel, options: Options): RuleFinding[];
+  check(model: RepoModel, options: Options): RuleFinding<NoInfer<MessageIds>>[];
 }
 
-/** Every rule is built here so that its docs URL follows from its id and its options are validated in one place. */
-export function createRule<Options>(rule: RuleDefinition<Options>): TripwireRule {
+/** Every rule is built here so that its docs URL follows from its id, its options are validated in one place, and it reports only the message ids it declares. */
+export function createRule<Options, MessageIds extends string>(rule: RuleDefinition<Options, MessageIds>): TripwireRule {
   const parse = (options: unknown): Options => rule.options.parse(options ?? {});
   return {
     id: rule.id,

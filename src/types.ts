@@ -18,6 +18,8 @@ export interface Related {
 
 export interface Finding {
   ruleId: string;
+  /** The kind of finding: camelCase, stable across releases, listed in the rule's doc. */
+  messageId: string;
   severity: Severity;
   /** Repository-relative, forward slashes. */
   file: string;

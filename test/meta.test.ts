@@ -92,6 +92,17 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
     expect(description).toBe(rule.meta.description);
   });
 
+  it('lists in its "Message ids" section exactly the ids the rule declares, each with its default severity', () => {
+    const section = /\n## Message ids\n([\s\S]*?)\n## /.exec(doc(id))?.[1] ?? '';
+    const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)].map(([, messageId, severity]) => [messageId, severity?.trim()]);
+    const declared = Object.entries(rule.meta.messages).map(([messageId, kind]) => [messageId, kind.heuristic ? 'warn (error under `strict`)' : 'error']);
+    expect(rows).toEqual(declared);
+  });
+
+  it('declares camelCase message ids', () => {
+    for (const messageId of Object.keys(rule.meta.messages)) expect(messageId).toMatch(/^[a-z][a-zA-Z]*$/);
+  });
+
   it('has ❌ and ✅ examples that behave as the doc says', async () => {
     const text = doc(id);
     const harness = EXAMPLE_HARNESS[id];

@@ -6,8 +6,11 @@ import { envUses, hasLexicalEnv, isAmbientEnv, lexicalEnvUses, RUNNER_ENV } from
 import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
 import { isScriptFile } from '../../src/parse/typescript.js';
 import type { RuleFinding } from '../../src/rule.js';
+import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
+
+export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
 
 const SCRIPT_EXTENSION = /(?:\.d)?\.[mc]?[jt]sx?$/;
 
@@ -45,11 +48,11 @@ function envReads(path: string, facts: FileFacts | null, text: string | null): M
  * env var, CLI flags of a literal option list) that the tree still names.
  * Each finding is at the surviving reference.
  */
-export function baseFindings(model: RepoModel): RuleFinding[] {
+export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   const diff = model.diff;
   if (!diff) return [];
   const since = `the diff since ${diff.base.slice(0, 12)}`;
-  const findings: RuleFinding[] = [];
+  const findings: RuleFinding<BaseMessageId>[] = [];
   const skip = (file: string): boolean => file === model.configFile || isHistoryFile(file);
   const scripts = model.files.filter((file) => isScriptFile(file));
 
@@ -83,14 +86,16 @@ export function baseFindings(model: RepoModel): RuleFinding[] {
           if (old !== undefined && model.resolve(file, ref.written).kind === 'file') old = undefined;
         }
         if (old === undefined) continue;
-        findings.push({ file, loc: ref.loc, message: pathMessage(ref.written, old) });
+        findings.push({ messageId: 'removedFileReference', file, loc: ref.loc, message: pathMessage(ref.written, old) });
         reported.set(file, [...(reported.get(file) ?? []), { line: ref.loc.line, start: ref.loc.column, end: ref.loc.endColumn }]);
       }
     }
-    for (const mention of findMentions(model, [...goneBasenames.keys()], (file) => skip(file))) {
-      const covered = (reported.get(mention.file) ?? []).some((range) => range.line === mention.loc.line && range.start <= mention.loc.column && mention.loc.endColumn <= range.end);
+    const uncovered = findMentions(model, [...goneBasenames.keys()], (file) => skip(file)).filter(
+      (mention) => !(reported.get(mention.file) ?? []).some((range) => range.line === mention.loc.line && range.start <= mention.loc.column && mention.loc.endColumn <= range.end),
+    );
+    for (const { first: mention, count } of firstPerFile(uncovered, (m) => m.token)) {
       const old = goneBasenames.get(mention.token);
-      if (!covered && old !== undefined) findings.push({ file: mention.file, loc: mention.loc, message: pathMessage(mention.token, old) });
+      if (old !== undefined) findings.push({ messageId: 'removedFileMention', file: mention.file, loc: mention.loc, message: `${pathMessage(mention.token, old)}${timesNamed(count)}` });
     }
   }
 
@@ -112,7 +117,7 @@ export function baseFindings(model: RepoModel): RuleFinding[] {
         if (target.kind !== 'file') continue;
         const removed = removedExports.get(target.path);
         for (const binding of fact.bindings) {
-          if (removed?.includes(binding.imported)) findings.push({ file: script, loc: fact.loc, message: `imports ${binding.imported} from ${fact.specifier}, which ${since} removed from ${target.path}: update the import.` });
+          if (removed?.includes(binding.imported)) findings.push({ messageId: 'removedExportImport', file: script, loc: fact.loc, message: `imports ${binding.imported} from ${fact.specifier}, which ${since} removed from ${target.path}: update the import.` });
         }
       }
     }
@@ -123,7 +128,7 @@ export function baseFindings(model: RepoModel): RuleFinding[] {
         if (run.where !== 'code' && run.where !== 'fence') continue;
         for (const { word, index } of identifiers(run.text)) {
           const from = orphaned.get(word);
-          if (from !== undefined) findings.push({ file, loc: subLoc(run.loc, index, word.length), message: `names ${word}, which ${since} removed from ${from}; nothing exports it now. Update or remove the reference.` });
+          if (from !== undefined) findings.push({ messageId: 'removedExportMention', file, loc: subLoc(run.loc, index, word.length), message: `names ${word}, which ${since} removed from ${from}; nothing exports it now. Update or remove the reference.` });
         }
       }
     }
@@ -143,15 +148,15 @@ export function baseFindings(model: RepoModel): RuleFinding[] {
     const ignored = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
     const current = new Set(model.files.flatMap((file) => envUses(model, file).filter((use) => use.op === 'read').map((use) => use.name)));
     const goneEnv = [...oldReads.keys()].filter((name) => !current.has(name) && !ignored.has(name) && !isAmbientEnv(name));
-    for (const mention of findMentions(model, goneEnv, (file) => skip(file))) {
-      findings.push({ file: mention.file, loc: mention.loc, message: `names ${mention.token}, which nothing reads any more: ${since} removed its last read (${oldReads.get(mention.token) ?? ''} at the base). Remove this leftover.` });
+    for (const { first: mention, count } of firstPerFile(findMentions(model, goneEnv, (file) => skip(file)), (m) => m.token)) {
+      findings.push({ messageId: 'removedEnvMention', file: mention.file, loc: mention.loc, message: `names ${mention.token}, which nothing reads any more: ${since} removed its last read (${oldReads.get(mention.token) ?? ''} at the base). Remove this leftover.${timesNamed(count)}` });
     }
   }
   if (oldFlags.size > 0) {
     const current = new Set(scripts.flatMap((file) => (model.facts(file)?.flags ?? []).map((flag) => flag.name)));
     const goneFlags = [...oldFlags.keys()].filter((flag) => !current.has(flag));
-    for (const mention of findMentions(model, goneFlags, (file) => skip(file))) {
-      findings.push({ file: mention.file, loc: mention.loc, message: `names ${mention.token}, which ${since} removed from the option list in ${oldFlags.get(mention.token) ?? ''}: the CLI rejects it now. Update or remove the reference.` });
+    for (const { first: mention, count } of firstPerFile(findMentions(model, goneFlags, (file) => skip(file)), (m) => m.token)) {
+      findings.push({ messageId: 'removedFlagMention', file: mention.file, loc: mention.loc, message: `names ${mention.token}, which ${since} removed from the option list in ${oldFlags.get(mention.token) ?? ''}: the CLI rejects it now. Update or remove the reference.${timesNamed(count)}` });
     }
   }
   return findings;

@@ -11,7 +11,7 @@ import type { RuleFinding } from '../../src/rule.js';
  * does not already cover: each must still match a file, or it silently
  * narrows what is checked (or allowed) to nothing.
  */
-export function deadConfigGlobs(model: RepoModel): RuleFinding[] {
+export function deadConfigGlobs(model: RepoModel): RuleFinding<'deadGlob'>[] {
   const configFile = model.configFile;
   if (configFile === null) return [];
   const text = model.text(configFile);
@@ -19,7 +19,7 @@ export function deadConfigGlobs(model: RepoModel): RuleFinding[] {
   if (text === null || !tree) return [];
   const prefix = posix.basename(configFile) === 'package.json' ? ['tripwire'] : [];
   const position = lineIndex(text);
-  const findings: RuleFinding[] = [];
+  const findings: RuleFinding<'deadGlob'>[] = [];
   const check = (node: Node | undefined, consequence: string, onlyGlobs = false): void => {
     for (const element of node?.children ?? []) {
       const value: unknown = element.value;

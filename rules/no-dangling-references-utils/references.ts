@@ -175,8 +175,8 @@ function anchorsOf(model: RepoModel, file: string): { anchors: Set<string>; head
 }
 
 /** Paths and anchors a shipped file names that do not exist. */
-export function missingReferences(model: RepoModel, file: string): RuleFinding[] {
-  const findings: RuleFinding[] = [];
+export function missingReferences(model: RepoModel, file: string): RuleFinding<'missingPath' | 'missingAnchor'>[] {
+  const findings: RuleFinding<'missingPath' | 'missingAnchor'>[] = [];
   for (const ref of pathRefs(model, file)) {
     // A string in code or a command is a path opened from the working directory, the user's project: absent
     // here, it is no evidence (the diff check still reports one that names a file the diff deleted).
@@ -187,7 +187,7 @@ export function missingReferences(model: RepoModel, file: string): RuleFinding[]
     if (target === undefined) {
       const primary = candidates.at(-1) ?? ref.written;
       const hint = nearest(model, primary);
-      findings.push({ file, loc: ref.loc, message: `names ${ref.written}, which does not exist${hint ? ` (did you mean ${hint}?)` : ''}: a reader told to use it finds nothing. Fix the path or remove the reference.` });
+      findings.push({ messageId: 'missingPath', file, loc: ref.loc, message: `names ${ref.written}, which does not exist${hint ? ` (did you mean ${hint}?)` : ''}: a reader told to use it finds nothing. Fix the path or remove the reference.` });
       continue;
     }
     if (ref.anchor === undefined || ref.anchor === '' || !isMarkdownFile(target)) continue;
@@ -195,7 +195,7 @@ export function missingReferences(model: RepoModel, file: string): RuleFinding[]
     if (!defined || defined.anchors.has(ref.anchor.toLowerCase()) || isAllowed(model, `#${ref.anchor}`, file)) continue;
     const hint = closest(ref.anchor, defined.headings);
     const where = target === file ? 'this file' : target;
-    findings.push({ file, loc: ref.loc, message: `links to #${ref.anchor} in ${where}, which has no such heading${hint ? ` (did you mean #${hint}?)` : ''}: the heading was renamed or removed. Update the anchor.` });
+    findings.push({ messageId: 'missingAnchor', file, loc: ref.loc, message: `links to #${ref.anchor} in ${where}, which has no such heading${hint ? ` (did you mean #${hint}?)` : ''}: the heading was renamed or removed. Update the anchor.` });
   }
   return findings;
 }

@@ -2,6 +2,7 @@ import type { RepoModel } from '../../src/model/model.js';
 import { isAllowed } from '../../src/model/text-scan.js';
 import { compileGlobs } from '../../src/repo/glob.js';
 import type { RuleFinding } from '../../src/rule.js';
+import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { findMentions, isHistoryFile } from './mentions.js';
 
 /**
@@ -9,7 +10,7 @@ import { findMentions, isHistoryFile } from './mentions.js';
  * still appear: outside the config itself, history files, and the paths the
  * entry allows.
  */
-export function removedTokenFindings(model: RepoModel): RuleFinding[] {
+export function removedTokenFindings(model: RepoModel): RuleFinding<'removedToken'>[] {
   const entries = model.config.removed;
   if (entries.length === 0) return [];
   const byToken = new Map<string, { id: string; why: string; allowed: (file: string) => boolean }>();
@@ -19,13 +20,14 @@ export function removedTokenFindings(model: RepoModel): RuleFinding[] {
   }
   const skip = (file: string, token: string): boolean =>
     file === model.configFile || isHistoryFile(file) || (byToken.get(token)?.allowed(file) ?? false) || isAllowed(model, token, file);
-  return findMentions(model, [...byToken.keys()], skip).map((mention) => {
+  return firstPerFile(findMentions(model, [...byToken.keys()], skip), (mention) => mention.token).map(({ first: mention, count }) => {
     const entry = byToken.get(mention.token);
     const why = (entry?.why ?? '').trim();
     return {
+      messageId: 'removedToken',
       file: mention.file,
       loc: mention.loc,
-      message: `'${mention.token}' belongs to the removed mechanism '${entry?.id ?? ''}': ${why}${/[.!?]$/.test(why) ? '' : '.'} This reference outlived it; delete it, or list this file in the entry's allow globs.`,
+      message: `'${mention.token}' belongs to the removed mechanism '${entry?.id ?? ''}': ${why}${/[.!?]$/.test(why) ? '' : '.'} This reference outlived it; delete it, or list this file in the entry's allow globs.${timesNamed(count)}`,
     };
   });
 }

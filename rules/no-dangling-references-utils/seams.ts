@@ -16,7 +16,7 @@ function family(name: string): string | null {
  * variable of the stubs' family (`CMR_` when the stubs read `CMR_FIXTURE`)
  * that nothing reads any more configures a seam that is gone.
  */
-export function leftoverSeamFindings(model: RepoModel): RuleFinding[] {
+export function leftoverSeamFindings(model: RepoModel): RuleFinding<'staleStubRead' | 'staleSeamSet'>[] {
   const ignored = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
   const relevant = (use: EnvUse): boolean => !ignored.has(use.name) && !isAmbientEnv(use.name);
   const reads = new Map<string, EnvUse[]>();
@@ -47,17 +47,17 @@ export function leftoverSeamFindings(model: RepoModel): RuleFinding[] {
   const mentions = findMentions(model, [...reads.keys(), ...sets.keys()], (file, token) => readerFiles(token).has(file) || setterFiles(token).has(file));
   for (const mention of mentions) named.add(mention.token);
 
-  const findings: RuleFinding[] = [];
+  const findings: RuleFinding<'staleStubRead' | 'staleSeamSet'>[] = [];
   for (const [name, uses] of reads) {
     if (named.has(name) || uses.some((use) => envUses(model, use.file).some((other) => other.name === name && other.op === 'set'))) continue;
     for (const use of firstPerFile(uses)) {
-      findings.push({ file: use.file, loc: use.loc, message: `this stub reads ${name}, but nothing else in the repository sets or names it any more: the case that set it is gone. Remove the read and the behaviour behind it, or restore the case.` });
+      findings.push({ messageId: 'staleStubRead', file: use.file, loc: use.loc, message: `this stub reads ${name}, but nothing else in the repository sets or names it any more: the case that set it is gone. Remove the read and the behaviour behind it, or restore the case.` });
     }
   }
   for (const [name, uses] of sets) {
     if (named.has(name)) continue;
     for (const use of firstPerFile(uses)) {
-      findings.push({ file: use.file, loc: use.loc, message: `sets ${name} for the stubs, but no stub or other file reads it any more: the seam it configured is gone. Remove the assignment.` });
+      findings.push({ messageId: 'staleSeamSet', file: use.file, loc: use.loc, message: `sets ${name} for the stubs, but no stub or other file reads it any more: the seam it configured is gone. Remove the assignment.` });
     }
   }
   return findings;

@@ -29,7 +29,34 @@ export type ProblemKind =
   | 'lock-deleted'
   | 'self-approval';
 
-export interface FrozenProblem extends RuleFinding {
+/** The message id of each kind of problem; the kinds stay the states `freeze list` prints. */
+export const MESSAGE_IDS = {
+  removed: 'frozenTestRemoved',
+  moved: 'frozenTestMoved',
+  skipped: 'frozenTestSkipped',
+  rewritten: 'frozenTestRewritten',
+  timeout: 'timeoutRaised',
+  retry: 'retriesRaised',
+  only: 'focusedSibling',
+  'lock-changed': 'lockedFileChanged',
+  'lock-deleted': 'lockedFileDeleted',
+  'self-approval': 'selfApproval',
+} as const satisfies Record<ProblemKind, string>;
+
+export const FROZEN_MESSAGES = {
+  frozenTestRemoved: { description: 'A frozen test no longer exists under its id (with a hint when a test with the same body exists elsewhere).' },
+  frozenTestMoved: { description: 'A frozen test moved with its file (git rename) and the manifest still names the old id.' },
+  frozenTestSkipped: { description: 'A frozen test is skipped, todo, expected to fail or guarded by skipIf/runIf, itself or through its suite.' },
+  frozenTestRewritten: { description: 'A frozen test body no longer matches its pinned hash, or it has fewer assertions.' },
+  timeoutRaised: { description: 'A frozen test has a longer timeout than pinned, or one tripwire cannot evaluate statically.' },
+  retriesRaised: { description: 'A frozen test retries more often than pinned, or a retry count tripwire cannot evaluate statically.' },
+  focusedSibling: { description: 'An `.only` in the file of a frozen test skips the frozen test.' },
+  lockedFileChanged: { description: 'A locked fixture or oracle file no longer has its recorded SHA-256.' },
+  lockedFileDeleted: { description: 'A locked fixture or oracle file was deleted.' },
+  selfApproval: { description: 'With --base: the diff changes a frozen test or locked file and its pin together.' },
+} as const satisfies Record<(typeof MESSAGE_IDS)[ProblemKind], { description: string }>;
+
+export interface FrozenProblem extends Omit<RuleFinding, 'messageId'> {
   kind: ProblemKind;
   /** The frozen test ids or locked paths it concerns. */
   subjects: string[];

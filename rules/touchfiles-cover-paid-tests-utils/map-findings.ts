@@ -1,20 +1,28 @@
-import type { RuleId } from '../../src/rule-ids.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { FILE_START } from '../../src/model/positions.js';
-import type { SelectionProblem } from '../../src/model/selection.js';
-import type { RuleFinding } from '../../src/rule.js';
+import type { MapRule, SelectionMessageIds, SelectionProblem } from '../../src/model/selection.js';
+import type { MessageKind, RuleFinding } from '../../src/rule.js';
+
+/** The kinds every map rule reports about the map it reads. */
+export const MAP_MESSAGES = {
+  missingMapConfig: { description: 'Paid test files exist but the map this rule reads is not configured, so nothing can be checked.' },
+  missingMapFile: { description: 'The configured map file does not exist.' },
+  unevaluableMap: { description: 'A part of the map cannot be evaluated statically (a call, an unresolved name, a mutable binding, a duplicate key): the node is named.' },
+} satisfies Record<string, MessageKind>;
 
 /** The evaluation problems of the maps and ids that belong to `rule`. */
-export function mapProblems(problems: readonly SelectionProblem[], rule: RuleId): RuleFinding[] {
-  return problems.filter((problem) => problem.rule === rule).map(({ file, loc, message }) => ({ file, loc, message }));
+export function mapProblems<R extends MapRule>(problems: readonly SelectionProblem[], rule: R): RuleFinding<SelectionMessageIds[R]>[] {
+  // SelectionProblem pairs each rule with its ids; TypeScript cannot follow that pairing through the generic `R`.
+  return problems.flatMap(({ rule: owner, messageId, file, loc, message }) => (owner === rule ? [{ messageId: messageId as SelectionMessageIds[R], file, loc, message }] : []));
 }
 
 /** Paid tests exist but the map this rule reads is not configured: nothing can be checked, which is a finding, not a pass. */
-export function missingMapFinding(model: RepoModel, key: string, what: string): RuleFinding[] {
+export function missingMapFinding(model: RepoModel, key: string, what: string): RuleFinding<'missingMapConfig'>[] {
   const paid = model.paidTestFiles();
   if (paid.length === 0) return [];
   return [
     {
+      messageId: 'missingMapConfig',
       file: model.configFile ?? 'tripwire.config.json',
       loc: FILE_START,
       message: `${paid.length} paid test file${paid.length === 1 ? '' : 's'} but no ${what} is configured (${key}): configure it, or turn this rule off`,

@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { simpleGit } from '../repo/git.js';
-import { inspectFrozen, inspectLocks, type FrozenProblem } from '../../rules/no-weakened-frozen-tests-utils/inspect.js';
+import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../../rules/no-weakened-frozen-tests-utils/inspect.js';
 import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../../rules/no-weakened-frozen-tests-utils/manifests.js';
 import rule from '../../rules/no-weakened-frozen-tests.js';
 import { buildModel, toPosix, UsageError } from '../check.js';
@@ -339,6 +339,7 @@ function short(hash: string): string {
 async function stylish(model: RepoModel, problems: readonly FrozenProblem[]): Promise<string> {
   const findings: Finding[] = problems.map((p) => ({
     ruleId: rule.id,
+    messageId: MESSAGE_IDS[p.kind],
     severity: 'error',
     file: p.file,
     line: p.loc.line,

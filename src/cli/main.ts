@@ -189,8 +189,8 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       findings: result.findings,
       summary: result.summary,
       rules: [
-        ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]) })),
-        ...Object.entries(CORE_RULES).map(([id, description]) => ({ id, description, url: `${DOCS_BASE_URL}README.md#${id}` })),
+        ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
+        ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}README.md#${id}`, messages: core.messages })),
       ],
     };
     probe?.store(verdict, result.outsideInputs);

@@ -4,6 +4,8 @@ import type { SeveritySetting } from '../types.js';
 
 export { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from './names.js';
 
+export const PRESET_NAMES = ['recommended', 'strict'] as const;
+
 export const SEVERITY_SETTINGS = ['error', 'warn', 'off'] as const satisfies readonly SeveritySetting[];
 
 const name = () => z.string().min(1);
@@ -61,6 +63,13 @@ const selfGateSchema = z.union(
   { error: 'expected { "env": string } or { "call": string, "arg"?: integer }' },
 );
 
+const dynamicIdSchema = z.strictObject({
+  /** @example "test/evals/generated-cases.test.ts" */
+  file: name().meta({ description: 'Glob of the paid test files whose ids are built at run time.' }),
+  /** @example "One case per row of the dataset; the whole file is selected by its touchfile registration." */
+  reason: name().meta({ description: 'Why these ids cannot be constants, and how the file is selected instead; required.' }),
+});
+
 const testsSchema = z.strictObject({
   /** @example ["test/**\/*.test.ts"] */
   include: z
@@ -79,6 +88,11 @@ const testsSchema = z.strictObject({
     .array(selfGateSchema)
     .default([])
     .meta({ description: 'How a paid test file gates itself on a tier; it must agree with the declared tier.' }),
+  /** @example [{ "file": "test/evals/generated-cases.test.ts", "reason": "one case per dataset row" }] */
+  dynamicIds: z
+    .array(dynamicIdSchema)
+    .default([])
+    .meta({ description: 'Paid test files whose ids are intentionally dynamic: a test id there that cannot be evaluated statically is not a finding. Each needs its reason.' }),
 });
 
 const paidSchema = z.strictObject({
@@ -224,6 +238,11 @@ export const configSchema = z
       .meta({ description: 'Known findings for gradual adoption (written by `tripwire check --update-baseline`); they are not reported, and the file only shrinks.' }),
     /** @example ["vendor/**"] */
     ignore: strings('Globs excluded from every check.'),
+    /** @example "strict" */
+    preset: z
+      .enum(PRESET_NAMES)
+      .default('recommended')
+      .meta({ description: 'How findings that rest on a name or a prose mention are reported: as warnings (recommended) or at their rule\'s severity (strict).' }),
     /** @example { "no-dangling-references": "warn", "tiers-cover-paid-tests": ["error", {}] } */
     rules: rulesSchema
       .default({})
@@ -237,3 +256,4 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
 export type MapRef = z.output<typeof touchfilesRef>;
 export type RuleSetting = z.output<typeof ruleSettingSchema>;
+export type PresetName = (typeof PRESET_NAMES)[number];

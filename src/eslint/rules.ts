@@ -2,6 +2,7 @@ import type { Rule } from 'eslint';
 import type { JSONSchema4 } from 'json-schema';
 import * as z from 'zod';
 import type { TripwireRule } from '../rule.js';
+import { SUPPRESSION_WITHOUT_REASON } from '../check.js';
 import { findingsForFile } from './adapter.js';
 
 const ESLINT_LANGUAGES = new Set(['js/js', 'markdown/commonmark', 'markdown/gfm']);
@@ -19,7 +20,7 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
           start: { line: finding.line, column: Math.max(0, finding.column - 1) },
           end: { line: finding.endLine ?? finding.line, column: Math.max(0, (finding.endColumn ?? finding.column) - 1) },
         },
-        messageId: 'finding',
+        messageId: finding.messageId,
         data: { message: finding.message },
       });
     }
@@ -28,7 +29,7 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
     meta: {
       type: 'problem',
       docs: { description: rule.meta.description, url: rule.meta.url, recommended: rule.meta.recommended },
-      messages: { finding: '{{message}}' },
+      messages: eslintMessages(rule),
       schema: [optionsSchema(rule)],
       languages,
     },
@@ -39,6 +40,15 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
       };
     },
   };
+}
+
+/**
+ * One ESLint message per kind, so that an ESLint user can tell kinds apart by
+ * id; the text is rendered by the rule, with its data, like the CLI's.
+ */
+function eslintMessages(rule: TripwireRule): Record<string, string> {
+  const ids = [...Object.keys(rule.meta.messages), SUPPRESSION_WITHOUT_REASON];
+  return Object.fromEntries(ids.map((id) => [id, '{{message}}']));
 }
 
 /** The rule's zod options as the JSON Schema ESLint validates with (as plain JSON: ESLint's ajv wants no `$schema`). */

@@ -1,4 +1,4 @@
-import type { RuleId } from '../rule-ids.js';
+import { compileGlobs } from '../repo/glob.js';
 import type { Config, MapRef } from '../config/schema.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
@@ -6,13 +6,28 @@ import type { RepoModel } from './model.js';
 import { FILE_START } from './positions.js';
 import type { Located, PaidTestId, Selection, TouchfileEntry } from './selection-types.js';
 
-/** A problem found while reading the maps or the ids, with the rule that reports it. */
-export interface SelectionProblem {
-  rule: RuleId;
-  file: string;
-  loc: Loc;
-  message: string;
+/** The message ids of the problems found while reading the maps and the ids, by the rule that reports them. */
+export interface SelectionMessageIds {
+  'touchfiles-cover-paid-tests':
+    | 'unevaluableMap'
+    | 'missingMapFile'
+    | 'malformedTouchfileMap'
+    | 'malformedTouchfileEntry'
+    | 'missingIdArgument'
+    | 'unevaluableId'
+    | 'missingIdProperty'
+    | 'nonStringId'
+    | 'noTestId';
+  'tiers-cover-paid-tests': 'unevaluableMap' | 'missingMapFile' | 'malformedTierMap' | 'nonStringTier';
+  'global-touchfiles-present': 'unevaluableMap' | 'missingMapFile' | 'malformedGlobals';
 }
+
+export type MapRule = keyof SelectionMessageIds;
+
+/** A problem found while reading the maps or the ids, with the rule that reports it. */
+export type SelectionProblem = {
+  [R in MapRule]: { rule: R; messageId: SelectionMessageIds[R]; file: string; loc: Loc; message: string };
+}[MapRule];
 
 export interface SelectionResult {
   selection: Selection;
@@ -51,13 +66,13 @@ export function computeSelection(model: RepoModel): SelectionResult {
   const problems: SelectionProblem[] = [];
   const mapFiles = new Map<string, string[]>();
   const maps = model.config.maps;
-  const report = (rule: RuleId, errors: readonly EvalError[]): void => {
-    for (const error of errors) problems.push({ rule, file: error.file, loc: error.loc, message: `cannot evaluate the map statically: ${error.message}` });
+  const report = (rule: MapRule, errors: readonly EvalError[]): void => {
+    for (const error of errors) problems.push({ rule, messageId: 'unevaluableMap', file: error.file, loc: error.loc, message: `cannot evaluate the map statically: ${error.message}` });
   };
 
-  const readMap = (rule: RuleId, ref: MapRef): Value | null => {
+  const readMap = (rule: MapRule, ref: MapRef): Value | null => {
     if (!model.fileSet.has(ref.file)) {
-      problems.push({ rule, file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
+      problems.push({ rule, messageId: 'missingMapFile', file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
       return null;
     }
     const result = evaluator.evaluateRef(ref.file, ref);
@@ -71,7 +86,7 @@ export function computeSelection(model: RepoModel): SelectionResult {
     const value = readMap('touchfiles-cover-paid-tests', ref);
     if (value === null) continue;
     if (value.t !== 'obj') {
-      problems.push({ rule: 'touchfiles-cover-paid-tests', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
+      problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileMap', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
       continue;
     }
     for (const entry of value.entries) {
@@ -82,7 +97,7 @@ export function computeSelection(model: RepoModel): SelectionResult {
       }
       const globs = stringList(entry.value);
       if (globs === null) {
-        problems.push({ rule: 'touchfiles-cover-paid-tests', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
+        problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileEntry', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
         continue;
       }
       touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs, map: mapLabel(ref) });
@@ -93,14 +108,14 @@ export function computeSelection(model: RepoModel): SelectionResult {
   if (maps?.tiers) {
     const value = readMap('tiers-cover-paid-tests', maps.tiers);
     tiers = new Map();
-    if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
+    if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'malformedTierMap', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
       if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
       else if (entry.value.t === 'err') {
         report('tiers-cover-paid-tests', entry.value.errors);
         tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
       }
-      else problems.push({ rule: 'tiers-cover-paid-tests', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
+      else problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'nonStringTier', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
     }
   }
 
@@ -110,11 +125,17 @@ export function computeSelection(model: RepoModel): SelectionResult {
     const value = readMap('global-touchfiles-present', maps.globals);
     globals = value === null ? null : stringList(value);
     if (value) globalsAt = { file: value.file, loc: value.loc };
-    if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
+    if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', messageId: 'malformedGlobals', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
   }
 
   const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems);
   return { selection: { touchfiles, tiers, globals, paidIds }, problems, mapFiles, selfGates, globalsAt };
+}
+
+/** Whether a file is one whose test ids the configuration declares intentionally dynamic. */
+function dynamicIdFiles(model: RepoModel): (file: string) => boolean {
+  const declared = model.config.tests.dynamicIds;
+  return declared.length === 0 ? () => false : compileGlobs(declared.map((entry) => entry.file));
 }
 
 function stringList(value: Value): Located<string>[] | null {
@@ -133,13 +154,24 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
   const gateEnv = new Set(selfGate.flatMap((gate) => ('env' in gate ? [gate.env] : [])));
   const paidIds: PaidTestId[] = [];
   const selfGates = new Map<string, Located<string>[]>();
-  const rule: RuleId = 'touchfiles-cover-paid-tests';
+  const rule = 'touchfiles-cover-paid-tests';
+  const dynamic = dynamicIdFiles(model);
   // Indexed once: checking every entry and every problem per paid file was quadratic in the number of tests.
   const registrations = entriesNamingFile(touchfiles);
   const problemFiles = new Set(problems.map((problem) => problem.file));
-  const addProblem = (problem: SelectionProblem): void => {
-    problems.push(problem);
-    problemFiles.add(problem.file);
+  // One id expression yields an alternative per loop element: a failure at the same node is one defect, not one per element.
+  const reported = new Set<string>();
+  const addProblem = (messageId: SelectionMessageIds[typeof rule], file: string, loc: Loc, message: string): void => {
+    problemFiles.add(file);
+    const key = `${messageId}\0${file}:${loc.line}:${loc.column}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    problems.push({ rule, messageId, file, loc, message });
+  };
+  const unevaluable = (shape: string, errors: readonly EvalError[], file: string): void => {
+    // A file whose ids are declared dynamic (tests.dynamicIds) is known not to evaluate; still not a file without ids.
+    if (dynamic(file)) problemFiles.add(file);
+    else for (const error of errors) addProblem('unevaluableId', error.file, error.loc, `cannot resolve the test id of ${shape}(): ${error.message}`);
   };
 
   for (const file of model.paidTestFiles()) {
@@ -151,25 +183,25 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
         if (!call.names.includes(shape.call)) continue;
         const arg = call.args[shape.arg];
         if (!arg) {
-          addProblem({ rule, file, loc: call.loc, message: `${shape.call}() has no argument ${shape.arg + 1} to read the test id from` });
+          addProblem('missingIdArgument', file, call.loc, `${shape.call}() has no argument ${shape.arg + 1} to read the test id from`);
           continue;
         }
         const result = evaluator.evaluateExpr(file, arg);
-        for (const error of result.errors) addProblem({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+        unevaluable(shape.call, result.errors, file);
         for (const value of result.values) {
           const target = shape.property === undefined ? value : propertyPath(value, shape.property);
           if (!target) {
-            addProblem({ rule, file, loc: call.loc, message: `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property` });
+            addProblem('missingIdProperty', file, call.loc, `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property`);
             continue;
           }
           if (target.t === 'err') {
-            for (const error of target.errors) addProblem({ rule, file: error.file, loc: error.loc, message: `cannot resolve the test id of ${shape.call}(): ${error.message}` });
+            unevaluable(shape.call, target.errors, file);
             continue;
           }
           const ids = target.t === 'arr' ? target.items : [target];
           for (const id of ids) {
             if (id.t === 'str') paidIds.push({ id: id.v, file, loc: call.loc, via: 'call' });
-            else addProblem({ rule, file, loc: call.loc, message: `the test id of ${shape.call}() is not a string` });
+            else addProblem('nonStringId', file, call.loc, `the test id of ${shape.call}() is not a string`);
           }
         }
       }
@@ -181,7 +213,7 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
       paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
     }
     if (paidIds.length === before && !problemFiles.has(file)) {
-      addProblem({ rule, file, loc: FILE_START, message: `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}` });
+      addProblem('noTestId', file, FILE_START, `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}`);
     }
 
     const gates: Located<string>[] = [];

@@ -10,6 +10,8 @@ export interface RuleMetaForReport {
   url: string;
   /** Configured severity; SARIF `defaultConfiguration` is only as precise as this. */
   severity?: SeveritySetting;
+  /** The kinds of finding the rule reports, by message id. */
+  messages?: Record<string, { description: string }>;
 }
 
 export interface ReportOptions {

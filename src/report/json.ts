@@ -9,6 +9,7 @@ function toRelated(related: Related): Related {
 function toFinding(finding: Finding): Finding {
   return {
     ruleId: finding.ruleId,
+    messageId: finding.messageId,
     severity: finding.severity,
     file: finding.file,
     line: finding.line,

@@ -67,6 +67,7 @@ function toDescriptor(rule: RuleMetaForReport): ReportingDescriptor {
     shortDescription: { text: rule.description },
     ...(URL.canParse(rule.url) ? { helpUri: rule.url } : {}),
     defaultConfiguration: toConfiguration(rule.severity),
+    ...(rule.messages && { messageStrings: Object.fromEntries(Object.entries(rule.messages).map(([id, kind]) => [id, { text: kind.description }])) }),
   };
 }
 
@@ -79,6 +80,7 @@ function toResult(finding: Finding, ruleIndex: number | undefined): Result {
     message: { text: finding.message },
     locations: [toLocation(finding.file, toRegion(finding.line, finding.column, finding.endLine, finding.endColumn))],
     ...(related.length > 0 ? { relatedLocations: related.map(toRelatedLocation) } : {}),
+    properties: { messageId: finding.messageId },
   };
 }
 

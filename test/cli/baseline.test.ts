@@ -17,10 +17,11 @@ describe('the baseline', () => {
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('baseline written: 3 entries');
     const baseline = JSON.parse(readFileSync(join(dir, '.tripwire/baseline.json'), 'utf8'));
-    expect(baseline.findings.map((f: { ruleId: string; file: string; count: number }) => `${f.ruleId} ${f.file} ${f.count}`)).toEqual([
-      'no-paid-calls-in-free-tests test/a.test.ts 1',
-      'no-paid-calls-in-free-tests test/b.test.ts 1',
-      'no-paid-calls-in-free-tests test/c.test.ts 1',
+    expect(baseline.version).toBe(2);
+    expect(baseline.findings.map((f: { ruleId: string; messageId: string; file: string; count: number }) => `${f.ruleId} ${f.messageId} ${f.file} ${f.count}`)).toEqual([
+      'no-paid-calls-in-free-tests paidImport test/a.test.ts 1',
+      'no-paid-calls-in-free-tests paidImport test/b.test.ts 1',
+      'no-paid-calls-in-free-tests paidCall test/c.test.ts 1',
     ]);
 
     // An unrelated edit above a finding shifts its line: still known.
@@ -44,8 +45,20 @@ describe('the baseline', () => {
     expect(runCli(['check', '--no-baseline', '--format', 'json'], dir).stdout).toContain('test/a.test.ts');
   });
 
+  it('still reads a version 1 baseline, whose entries name no message id', () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': `import OpenAI from 'openai';\n` });
+    expect(runCli(['check', '--update-baseline'], dir).code).toBe(0);
+    const path = join(dir, '.tripwire/baseline.json');
+    const written = JSON.parse(readFileSync(path, 'utf8'));
+    const v1 = { version: 1, findings: written.findings.map((entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'messageId'))) };
+    writeFileSync(path, JSON.stringify(v1));
+    const run = runCli(['check'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('1 known finding in the baseline not reported');
+  });
+
   it('exits 2 on a baseline file that is not valid', () => {
-    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, '.tripwire/baseline.json': '{ "version": 2 }' });
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, '.tripwire/baseline.json': '{ "version": 9 }' });
     const run = runCli(['check'], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('.tripwire/baseline.json');

@@ -62,6 +62,7 @@ describe('tripwire check, spawned on a real git repository', () => {
     expect(output.findings).toEqual([
       {
         ruleId: 'no-paid-calls-in-free-tests',
+        messageId: 'transitivePaidCall',
         severity: 'error',
         file: 'test/judge.test.ts',
         line: 2,
@@ -83,8 +84,12 @@ describe('tripwire check, spawned on a real git repository', () => {
     const validate = ajv.compile(sarifSchema);
     const log = JSON.parse(run.stdout);
     expect(validate(log) ? [] : validate.errors).toEqual([]);
-    expect(log.runs[0].results[0]).toMatchObject({ ruleId: 'no-paid-calls-in-free-tests', level: 'error' });
-    expect(log.runs[0].tool.driver.rules[0]).toMatchObject({ id: 'no-paid-calls-in-free-tests', helpUri: expect.stringContaining('rules/no-paid-calls-in-free-tests.md') });
+    expect(log.runs[0].results[0]).toMatchObject({ ruleId: 'no-paid-calls-in-free-tests', level: 'error', properties: { messageId: 'transitivePaidCall' } });
+    expect(log.runs[0].tool.driver.rules[0]).toMatchObject({
+      id: 'no-paid-calls-in-free-tests',
+      helpUri: expect.stringContaining('rules/no-paid-calls-in-free-tests.md'),
+      messageStrings: { transitivePaidCall: { text: expect.stringContaining('free test file reaches a paid call') } },
+    });
   });
 
   it('prints GitHub workflow commands with --format github', () => {
@@ -126,7 +131,7 @@ describe('what tripwire cannot evaluate', () => {
     const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'test/broken.test.ts': `import { test } from 'vitest';\ntest('x', () => {\n  const a = ;\n});\n` }));
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings).toEqual([
-      { ruleId: 'parse-error', severity: 'error', file: 'test/broken.test.ts', line: 3, column: 13, endLine: 3, endColumn: 14, message: 'cannot parse test/broken.test.ts: Expression expected.' },
+      { ruleId: 'parse-error', messageId: 'parseError', severity: 'error', file: 'test/broken.test.ts', line: 3, column: 13, endLine: 3, endColumn: 14, message: 'cannot parse test/broken.test.ts: Expression expected.' },
     ]);
   });
 
@@ -138,6 +143,7 @@ describe('what tripwire cannot evaluate', () => {
     expect(JSON.parse(run.stdout).findings).toEqual([
       {
         ruleId: 'unfollowed-symlink',
+        messageId: 'unfollowedSymlink',
         severity: 'error',
         file: 'test/dangling.test.ts',
         line: 1,
@@ -162,6 +168,7 @@ describe('what tripwire cannot evaluate', () => {
     expect(JSON.parse(run.stdout).findings).toEqual([
       {
         ruleId: 'unfollowed-symlink',
+        messageId: 'unfollowedSymlink',
         severity: 'error',
         file: 'skills/notes.md',
         line: 1,
@@ -179,7 +186,7 @@ describe('what tripwire cannot evaluate', () => {
     const run = runCli(['check', '--format', 'json'], makeGitRepo({ ...CLEAN, 'tripwire.config.json': config }));
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings).toEqual([
-      { ruleId: 'unmatched-glob', severity: 'error', file: 'tripwire.config.json', line: 5, column: 41, endLine: 5, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
+      { ruleId: 'unmatched-glob', messageId: 'unmatchedGlob', severity: 'error', file: 'tripwire.config.json', line: 5, column: 41, endLine: 5, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
     ]);
   });
 });

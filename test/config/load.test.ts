@@ -90,7 +90,7 @@ describe('loadConfig', () => {
     expect(loaded.file).toBeNull();
     expect(loaded.root).toBe(cwd);
     expect(loaded.config).toEqual({
-      tests: { include: ['**/*.{test,spec}.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'], paid: [], ids: [], selfGate: [] },
+      tests: { include: ['**/*.{test,spec}.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'], paid: [], ids: [], selfGate: [], dynamicIds: [] },
       paid: { modules: [], commands: [], hosts: [], env: [], probeFlags: [] },
       shipped: { include: [], exclude: [], allow: [], illustrative: ['illustrative'], testTokens: [] },
       removed: [],
@@ -98,6 +98,7 @@ describe('loadConfig', () => {
       locks: '.tripwire/locks.json',
       baseline: '.tripwire/baseline.json',
       ignore: [],
+      preset: 'recommended',
       rules: {},
     });
   });
@@ -228,7 +229,7 @@ describe('loadConfig errors', () => {
       [
         'tripwire.config.json: frozen: expected string, received number',
         'tripwire.config.json: ignore: expected array, received string',
-        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, baseline, ignore, rules)',
+        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, baseline, ignore, preset, rules)',
       ].join('\n'),
     );
   });

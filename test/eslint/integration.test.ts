@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import tripwire from '../../src/index.js';
+import { rules } from '../../rules/index.js';
 import { check, run } from '../../src/check.js';
 import { cacheDirectory } from '../../src/facts/cache.js';
 import { FACTS_VERSION } from '../../src/model/model.js';
@@ -66,7 +67,7 @@ describe('editor buffers', () => {
     const eslint = eslintFor(dir);
     const path = join(dir, 'test/format.test.ts');
     const dirty = await eslint.lintText(`import OpenAI from 'openai';\nnew OpenAI();\n`, { filePath: path });
-    expect(dirty[0]?.messages.map((m) => `${m.ruleId} ${m.line}:${m.column}`)).toEqual(['tripwire/no-paid-calls-in-free-tests 1:1']);
+    expect(dirty[0]?.messages.map((m) => `${m.ruleId} ${m.messageId} ${m.line}:${m.column}`)).toEqual(['tripwire/no-paid-calls-in-free-tests paidImport 1:1']);
     const clean = await eslint.lintText(`import { format } from './helpers/format.js';\nformat('b');\n`, { filePath: path });
     expect(clean[0]?.messages).toEqual([]);
     expect(readFileSync(path, 'utf8')).toBe(files['test/format.test.ts']);
@@ -115,7 +116,9 @@ describe('the plugin object', () => {
     expect(tripwire.meta).toEqual({ name: manifest.name, version: manifest.version, namespace: 'tripwire' });
     for (const [id, rule] of Object.entries(tripwire.rules)) {
       expect(rule.meta?.docs?.url).toBe(`https://github.com/tripwire-lint/tripwire/blob/main/rules/${id}.md`);
-      expect(rule.meta?.messages).toEqual({ finding: '{{message}}' });
+      // One ESLint message per kind the rule declares (plus the reason-less suppression every rule can report).
+      const kinds = [...Object.keys(rules.find((r) => r.id === id)?.meta.messages ?? {}), 'suppressionWithoutReason'];
+      expect(rule.meta?.messages).toEqual(Object.fromEntries(kinds.map((kind) => [kind, '{{message}}'])));
       expect(Array.isArray(rule.meta?.schema)).toBe(true);
       expect(rule.meta?.languages?.length).toBeGreaterThan(0);
     }

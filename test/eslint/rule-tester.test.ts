@@ -38,27 +38,27 @@ ruleTester.run('no-paid-calls-in-free-tests', rule, {
     {
       filename,
       code: "import OpenAI from 'openai';",
-      errors: [{ messageId: 'finding', line: 1, column: 1, endLine: 1, endColumn: 29 }],
+      errors: [{ messageId: 'paidImport', line: 1, column: 1, endLine: 1, endColumn: 29 }],
     },
     {
       filename,
       code: "import { spawn } from 'node:child_process';\nspawn('claude', ['-p', 'hi']);",
-      errors: [{ messageId: 'finding', line: 2, column: 1, endLine: 2, endColumn: 30 }],
+      errors: [{ messageId: 'paidCall', line: 2, column: 1, endLine: 2, endColumn: 30 }],
     },
     {
       filename,
       code: "await fetch('https://api.openai.com/v1/chat/completions');",
-      errors: [{ messageId: 'finding', line: 1, column: 7, endLine: 1, endColumn: 58 }],
+      errors: [{ messageId: 'paidCall', line: 1, column: 7, endLine: 1, endColumn: 58 }],
     },
     {
       filename,
       code: "const key = process.env.OPENAI_API_KEY;",
-      errors: [{ messageId: 'finding', line: 1, column: 13, endLine: 1, endColumn: 39 }],
+      errors: [{ messageId: 'paidCall', line: 1, column: 13, endLine: 1, endColumn: 39 }],
     },
     {
       filename,
       code: "import { runJudge } from '../helpers/judge.js';\nawait runJudge('q');",
-      errors: [{ messageId: 'finding', line: 1, column: 1, endLine: 1, endColumn: 48 }],
+      errors: [{ messageId: 'transitivePaidCall', line: 1, column: 1, endLine: 1, endColumn: 48 }],
     },
   ],
 });

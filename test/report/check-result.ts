@@ -4,7 +4,7 @@ import type { CheckResult } from '../../src/types.js';
 export const checkResult: CheckResult = {
   findings: [
     {
-      ruleId: 'tiers-cover-paid-tests',
+      ruleId: 'tiers-cover-paid-tests', messageId: 'paidIdWithoutTier',
       severity: 'error',
       file: 'test/helpers/touchfiles.ts',
       line: 12,
@@ -18,7 +18,7 @@ export const checkResult: CheckResult = {
       ],
     },
     {
-      ruleId: 'no-paid-calls-in-free-tests',
+      ruleId: 'no-paid-calls-in-free-tests', messageId: 'paidCall',
       severity: 'warn',
       file: 'test/unit/pricing.test.ts',
       line: 41,
@@ -28,7 +28,7 @@ export const checkResult: CheckResult = {
       message: 'Calls openai.chat: 100% of runs hit a paid API\nMove the call behind the paid tag, or mock it',
     },
     {
-      ruleId: 'touchfiles-cover-paid-tests',
+      ruleId: 'touchfiles-cover-paid-tests', messageId: 'missingTouchfileEntry',
       severity: 'error',
       file: 'test/helpers/touchfiles.ts',
       line: 3,
@@ -55,6 +55,7 @@ export const reportOptions: ReportOptions = {
       description: 'Every paid test is covered by a touchfile entry',
       url: 'https://example.test/rules/touchfiles-cover-paid-tests',
       severity: 'error',
+      messages: { missingTouchfileEntry: { description: 'A paid test id has no touchfile entry.' } },
     },
     {
       id: 'tiers-cover-paid-tests',

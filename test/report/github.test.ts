@@ -17,7 +17,7 @@ describe('github', () => {
 
   it('escapes `:` and `,` in properties but not in the message', () => {
     const result: CheckResult = {
-      findings: [{ ruleId: 'r', severity: 'error', file: 'test/a,b:c%.ts', line: 1, column: 1, message: 'x: y, z' }],
+      findings: [{ ruleId: 'r', messageId: 'm', severity: 'error', file: 'test/a,b:c%.ts', line: 1, column: 1, message: 'x: y, z' }],
       summary,
     };
     expect(github(result)).toBe('::error file=test/a%2Cb%3Ac%25.ts,line=1,col=1,title=r::x: y, z\n');
@@ -25,7 +25,7 @@ describe('github', () => {
 
   it('annotates the whole file when the line is unknown', () => {
     const result: CheckResult = {
-      findings: [{ ruleId: 'r', severity: 'error', file: 'tiers.json', line: 0, column: 0, message: 'm' }],
+      findings: [{ ruleId: 'r', messageId: 'm', severity: 'error', file: 'tiers.json', line: 0, column: 0, message: 'm' }],
       summary,
     };
     expect(github(result)).toBe('::error file=tiers.json,title=r::m\n');

@@ -10,6 +10,7 @@ describe('json', () => {
         "findings": [
           {
             "ruleId": "touchfiles-cover-paid-tests",
+            "messageId": "missingTouchfileEntry",
             "severity": "error",
             "file": "test/helpers/touchfiles.ts",
             "line": 3,
@@ -18,6 +19,7 @@ describe('json', () => {
           },
           {
             "ruleId": "tiers-cover-paid-tests",
+            "messageId": "paidIdWithoutTier",
             "severity": "error",
             "file": "test/helpers/touchfiles.ts",
             "line": 12,
@@ -40,6 +42,7 @@ describe('json', () => {
           },
           {
             "ruleId": "no-paid-calls-in-free-tests",
+            "messageId": "paidCall",
             "severity": "warn",
             "file": "test/unit/pricing.test.ts",
             "line": 41,
@@ -71,7 +74,7 @@ describe('json', () => {
 
   it('keeps the key order whatever order the producer used', () => {
     const shuffled: CheckResult = {
-      findings: [{ message: 'm', column: 2, line: 1, file: 'a.ts', severity: 'warn', ruleId: 'r' }],
+      findings: [{ message: 'm', column: 2, line: 1, file: 'a.ts', severity: 'warn', messageId: 'k', ruleId: 'r' }],
       summary: { ms: 1, rules: 1, files: 1, warnings: 1, errors: 0, suppressed: 0 },
     };
     const output = json(shuffled);

@@ -57,6 +57,7 @@ describe('sarif', () => {
         shortDescription: { text: 'Every paid test is covered by a touchfile entry' },
         helpUri: 'https://example.test/rules/touchfiles-cover-paid-tests',
         defaultConfiguration: { enabled: true, level: 'error' },
+        messageStrings: { missingTouchfileEntry: { text: 'A paid test id has no touchfile entry.' } },
       },
       {
         id: 'tiers-cover-paid-tests',
@@ -91,6 +92,9 @@ describe('sarif', () => {
           "message": {
             "text": "Touchfile entry "src/llm/**" matches no file",
           },
+          "properties": {
+            "messageId": "missingTouchfileEntry",
+          },
           "ruleId": "touchfiles-cover-paid-tests",
           "ruleIndex": 1,
         },
@@ -114,6 +118,9 @@ describe('sarif', () => {
           ],
           "message": {
             "text": "Paid test "checkout flow" is in no tier; add it to gate or periodic",
+          },
+          "properties": {
+            "messageId": "paidIdWithoutTier",
           },
           "relatedLocations": [
             {
@@ -170,6 +177,9 @@ describe('sarif', () => {
             "text": "Calls openai.chat: 100% of runs hit a paid API
       Move the call behind the paid tag, or mock it",
           },
+          "properties": {
+            "messageId": "paidCall",
+          },
           "ruleId": "no-paid-calls-in-free-tests",
           "ruleIndex": 0,
         },
@@ -180,9 +190,9 @@ describe('sarif', () => {
   it('stays valid for unknown lines, odd paths and unlisted rules', () => {
     const result: CheckResult = {
       findings: [
-        { ruleId: 'global-touchfiles-present', severity: 'error', file: 'tripwire.config.json', line: 0, column: 0, message: '' },
+        { ruleId: 'global-touchfiles-present', messageId: 'emptyGlobals', severity: 'error', file: 'tripwire.config.json', line: 0, column: 0, message: '' },
         {
-          ruleId: 'tiers-cover-paid-tests',
+          ruleId: 'tiers-cover-paid-tests', messageId: 'paidIdWithoutTier',
           severity: 'warn',
           file: 'test/my dir/a#b:c.ts',
           line: 5,

@@ -22,16 +22,17 @@ function indexOf(rule: string): Index {
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'rules', rule, 'fixtures.json'), 'utf8')) as Index;
 }
 
-/** `file:line` of every finding of `rule` in the built case, in report order. */
+/** `file:line messageId` of every finding of `rule` in the built case, in report order. */
 async function findingsOf(rule: string, item: Case): Promise<string[]> {
   const result = await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false });
-  return result.findings.filter((f) => f.ruleId === rule).map((f) => `${f.file}:${f.line}`);
+  return result.findings.filter((f) => f.ruleId === rule).map((f) => `${f.file}:${f.line} ${f.messageId}`);
 }
 
 // Every rule has a known-good and a known-bad repository, indexed under
 // fixtures/rules/<id>/fixtures.json (the repositories themselves are shared by
 // theme: maps/, shipped/, frozen/). A bad one must fail for its stated reason:
-// exactly the listed findings of its own rule, so deleting the rule's check fails here.
+// exactly the listed findings of its own rule, each of the listed kind, so
+// deleting the rule's check, or reporting the defect as another kind, fails here.
 describe.each(RULE_IDS.map((rule) => [rule]))('%s', (rule) => {
   const index = indexOf(rule);
 

@@ -64,6 +64,21 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     expect(await findings(dir)).toEqual([]);
   });
 
+  it('reports a removed token named many times in one file once, at its first place, with the count; a warning unless the preset is strict', async () => {
+    const files = {
+      'tripwire.config.json': JSON.stringify({ removed: [{ id: 'assume-fetched', tokens: ['ASSUME_FETCHED'], why: 'The skill always fetches the change itself.' }] }),
+      'docs/guide.md': '# Guide\n\nSet ASSUME_FETCHED to skip the fetch.\n\nWith ASSUME_FETCHED the skill trusts the caller.\n\nNever combine ASSUME_FETCHED with a fork.\n',
+      'docs/faq.md': '# FAQ\n\nWhat was ASSUME_FETCHED for?\n',
+    };
+    const result = await check({ cwd: makeGitRepo(files), cache: false });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity} ${f.message.slice(f.message.indexOf('globs.') + 'globs.'.length)}`)).toEqual([
+      'docs/faq.md:3:10 removedToken warn ',
+      'docs/guide.md:3:5 removedToken warn  Named 3 times in this file; this is the first.',
+    ]);
+    const strict = await check({ cwd: makeGitRepo({ ...files, 'tripwire.config.json': JSON.stringify({ ...JSON.parse(files['tripwire.config.json']), preset: 'strict' }) }), cache: false });
+    expect(strict.findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['docs/faq.md:3 error', 'docs/guide.md:3 error']);
+  });
+
   it('reports a stub that reads an env var whose case is gone', async () => {
     expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/stub-reads-unset-env'))).toEqual([
       'tests/checking-merge-readiness/fixtures/bin/gh:25:43 this stub reads CMR_ALLOW_MERGE, but nothing else in the repository sets or names it any more: the case that set it is gone. Remove the read and the behaviour behind it, or restore the case.',

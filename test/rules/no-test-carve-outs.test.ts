@@ -39,6 +39,35 @@ describe('no-test-carve-outs on fixtures/shipped (a skills catalog)', () => {
     ]);
   });
 
+  it('reports a test-only env var named many times in prose once per file, as a warning with the count; each read by a shipped script stays its own error', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**/SKILL.md', 'skills/**/*.sh'] } }),
+      'tests/review/review.test.ts': `import { spawnSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('reviews', () => {\n  spawnSync('sh', ['skills/review/fetch.sh'], { env: { ...process.env, REVIEW_FIXTURE_DIR: 'tests/review/fixtures' } });\n});\n`,
+      'skills/review/SKILL.md': '# Review\n\nIf REVIEW_FIXTURE_DIR is set, read the change from it.\n\nOtherwise ignore REVIEW_FIXTURE_DIR.\n\nREVIEW_FIXTURE_DIR wins over the forge.\n',
+      'skills/review/fetch.sh': '#!/bin/sh\nif [ -n "$REVIEW_FIXTURE_DIR" ]; then\n  cat "$REVIEW_FIXTURE_DIR/change.diff"\nfi\n',
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}${f.message.endsWith('first.') ? ' (counted)' : ''}`)).toEqual([
+      'skills/review/fetch.sh:2:11 testOnlyEnvVar error',
+      'skills/review/fetch.sh:3:9 testOnlyEnvVar error',
+      'skills/review/SKILL.md:3:4 testOnlyEnvMention warn (counted)',
+    ]);
+    expect(result.findings[2]?.message).toMatch(/ Named 3 times in this file; this is the first\.$/);
+  });
+
+  it('reports shipped code that reads a test-only variable as an error, and a string that only names it as a warning', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'tests/review.test.ts': `import { test } from 'vitest';\ntest('reviews', () => {\n  process.env.REVIEW_FIXTURE_DIR = 'tests/fixtures';\n});\n`,
+      'src/env.ts': `export const dir = process.env.REVIEW_FIXTURE_DIR;\nexport const names = ['REVIEW_FIXTURE_DIR'];\n`,
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual([
+      'src/env.ts:1:20 testOnlyEnvVar error',
+      'src/env.ts:2:23 testOnlyEnvString warn',
+    ]);
+  });
+
   it('reports a SKILL.md that points at a fixture path under tests/', async () => {
     expect(await findings(fixtureRepo('shipped/good', 'shipped/bad/fixture-path-in-skill'))).toEqual([
       `skills/checking-merge-readiness/SKILL.md:37:10 names tests/checking-merge-readiness/fixtures/specimens/green-pr/forge.json, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,

@@ -23,6 +23,7 @@ describe('tiers-cover-paid-tests on fixtures/maps', () => {
     expect(result.findings).toEqual([
       {
         ruleId: 'tiers-cover-paid-tests',
+        messageId: 'inertDemotion',
         severity: 'error',
         file: 'test/evals/qa/injection.test.ts',
         line: 9,

@@ -117,4 +117,35 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
       "test/evals/qa/refusal.test.ts:35:9 touchfiles-cover-paid-tests cannot resolve the test id of runEval(): 'process' is not a constant declared at the top level of this file or imported from a local file",
     ]);
   });
+
+  it('reports an id expression evaluated 2000 times in a loop once, at its node', async () => {
+    const cwd = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
+    const { model } = await buildModel({ cwd, cache: false });
+    const sweep = model.selection().problems.filter((problem) => problem.file === 'test/evals/qa/sweep.test.ts');
+    expect(sweep.map((problem) => `${problem.loc.line}:${problem.loc.column} ${problem.messageId}`)).toEqual(['37:25 unevaluableId']);
+    const result = await check({ cwd, cache: false });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`)).toEqual(['test/evals/qa/sweep.test.ts:37:25 unevaluableId']);
+  });
+
+  it('accepts ids declared dynamic in tests.dynamicIds, with their reason, and still reports the other files', async () => {
+    const cwd = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
+    declareDynamic(cwd, [{ file: 'test/evals/qa/sweep.test.ts', reason: 'one eval per prompt and style; the sweep runs whole, on its own schedule' }]);
+    expect((await check({ cwd, cache: false })).findings).toEqual([]);
+
+    const elsewhere = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
+    declareDynamic(elsewhere, [{ file: 'test/evals/search/**', reason: 'generated search cases' }]);
+    expect((await check({ cwd: elsewhere, cache: false })).findings.map((f) => `${f.file}:${f.line} ${f.messageId}`)).toEqual(['test/evals/qa/sweep.test.ts:37 unevaluableId']);
+  });
+
+  it('rejects a dynamic-id declaration without a reason', async () => {
+    const cwd = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
+    declareDynamic(cwd, [{ file: 'test/evals/qa/sweep.test.ts' }]);
+    await expect(check({ cwd, cache: false })).rejects.toThrow('tests.dynamicIds[0].reason: required');
+  });
 });
+
+/** Adds `tests.dynamicIds` to the fixture's config. */
+function declareDynamic(cwd: string, entries: { file: string; reason?: string }[]): void {
+  const path = `${cwd}/tripwire.config.json`;
+  writeFileSync(path, readFileSync(path, 'utf8').replace('"selfGate":', `"dynamicIds": ${JSON.stringify(entries)},\n    "selfGate":`));
+}
