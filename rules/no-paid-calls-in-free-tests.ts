@@ -1,6 +1,8 @@
+import { posix } from 'node:path';
 import * as z from 'zod';
 import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
+import { isScriptFile } from '../src/parse/typescript.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
@@ -9,9 +11,17 @@ import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-cal
 const messages = {
   paidCall: { description: 'A free test file itself spawns a model CLI, requests a metered API host or reads an API key.' },
   paidImport: { description: 'A free test file imports a model SDK (not `import type`, not mocked).' },
-  transitivePaidCall: { description: 'A free test file reaches a paid call through the local modules it imports (the test, or a test helper on the way, imports the SDK or makes the call); the chain is listed.' },
+  transitivePaidCall: { description: "A free test file reaches a paid call through the local modules it imports, and the call or the SDK import is in the test's own code or a test helper; the chain is listed." },
   sdkThroughProduct: {
     description: 'A free test file reaches a model SDK only through product code that imports it: whether a request is made depends on the client the test runs with.',
+    heuristic: true,
+  },
+  callThroughProduct: {
+    description: 'A free test file reaches a spawn, a metered request or a key read that lies in product code: whether it runs depends on values the test passes (a fake transport, an absent key, an early error).',
+    heuristic: true,
+  },
+  wrappedSdkImport: {
+    description: 'A free test file imports a model SDK that the package under test itself imports (or that is a package of this repository): a test of the wrapper, whose requests depend on the client it builds.',
     heuristic: true,
   },
   unresolvedImport: { description: 'An import on the way from a free test does not resolve, so what it names was not checked for paid calls (reported once per file and specifier).' },
@@ -31,6 +41,7 @@ export default createRule({
   check(model) {
     const signatures = paidSignatures(model.config);
     const isTestSupport = testSupport(model);
+    const wrapped = wrappedSdks(model, isTestSupport);
     const graphs = new Map<string, Graphs>();
     const findings: RuleFinding<MessageIds>[] = [];
     const pending: Pending[] = [];
@@ -53,7 +64,10 @@ export default createRule({
         if (fact.typeOnly || mocked.has(resolvedKey(model, file, fact.specifier))) continue;
         const target = model.resolve(file, fact.specifier);
         if (target.kind === 'package') {
-          if (signatures.module(target.name)) {
+          if (!signatures.module(target.name)) continue;
+          if (wrapped(file, target.name)) {
+            findings.push({ messageId: 'wrappedSdkImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.` });
+          } else {
             findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
           }
           continue;
@@ -67,19 +81,19 @@ export default createRule({
       }
     }
 
-    findings.push(...chainFindings(pending, isTestSupport));
+    findings.push(...chainFindings(pending));
     return [...findings, ...unresolvedFindings(model, graphs, pending)];
   },
 });
 
 /**
- * `strict` counts an SDK only where a test or a test helper imports it; `all`
- * counts it in product code too. A unit test of a package that wraps a vendor
- * SDK reaches the SDK through every product module, and whether a request is
- * made depends on the client or transport the test injects, which the graph
- * cannot see: that chain is an error only when it runs through a test helper
- * (the test's own choice of what to call), and otherwise a finding of its own
- * kind that says it is a heuristic.
+ * `strict` counts a paid call or an SDK import only where a test or a test
+ * helper makes it; `all` counts it in product code too. A unit test of
+ * product code reaches every call the product can make, and whether one runs
+ * depends on values the graph cannot see (the client or transport the test
+ * injects, a key it removed, an early error it provokes): a chain that ends in
+ * product code is a finding of its own, heuristic kind; one that ends in the
+ * harness's own test code is the error.
  */
 interface Graphs {
   strict: SymbolGraph;
@@ -106,7 +120,7 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
   if (!pair) {
     const site = (found: Site) => signatures.site(found, planted);
     pair = {
-      strict: new SymbolGraph(model, { site, package: (name, file) => (isTestSupport(file) && signatures.module(name) ? name : null) }, mocked),
+      strict: new SymbolGraph(model, { site: (found, file) => (isTestSupport(file) ? site(found) : null), package: (name, file) => (isTestSupport(file) && signatures.module(name) ? name : null) }, mocked),
       all: new SymbolGraph(model, { site, package: (name) => (signatures.module(name) ? name : null) }, mocked),
     };
     graphs.set(key, pair);
@@ -115,12 +129,12 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
 }
 
 /**
- * One finding per import: a chain in `strict`, else a chain to an SDK that
- * product code imports running through a test helper (not the test itself),
- * else the heuristic kind. Each graph is built before it is solved: solving
- * after every new start would be quadratic.
+ * One finding per import: a chain in `strict` (the paid call is the harness's
+ * own), else the heuristic kind of the product-code sink it reaches. Each
+ * graph is built before it is solved: solving after every new start would be
+ * quadratic.
  */
-function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding<MessageIds>[] {
+function chainFindings(pending: Pending[]): RuleFinding<MessageIds>[] {
   const findings: RuleFinding<MessageIds>[] = [];
   const reported = new Set<ImportFact>();
   for (const item of pending) {
@@ -129,26 +143,82 @@ function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFi
     reported.add(item.fact);
     findings.push(paidFinding(item, chain));
   }
-  const rest = pending.filter((item) => !reported.has(item.fact)).map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
-  for (const { item, start } of rest) {
-    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+  for (const item of pending) {
+    if (reported.has(item.fact)) continue;
+    const start = item.pair.all.importTarget(item.file, item.fact.specifier, item.name);
+    const chain = start === null ? null : item.pair.all.chain(start);
     if (!chain) continue;
     reported.add(item.fact);
-    findings.push(paidFinding(item, chain));
-  }
-  for (const { item, start } of rest) {
-    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chain(start);
-    if (!chain) continue;
-    reported.add(item.fact);
-    findings.push({
-      messageId: 'sdkThroughProduct',
-      file: item.file,
-      loc: item.fact.loc,
-      message: `free test reaches the model SDK '${chain.at(-1)?.label ?? ''}' only through product code: ${renderChain(item.file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
-      related: relatedSteps(chain),
-    });
+    findings.push(productFinding(item, chain));
   }
   return findings;
+}
+
+function productFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<MessageIds> {
+  const sink = chain.at(-1);
+  const call = sink !== undefined && /^(?:spawns|requests|reads) /.test(sink.label);
+  return call
+    ? {
+        messageId: 'callThroughProduct',
+        file,
+        loc: fact.loc,
+        message: `free test reaches a paid call in product code: ${renderChain(file, chain)}. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.`,
+        related: relatedSteps(chain),
+      }
+    : {
+        messageId: 'sdkThroughProduct',
+        file,
+        loc: fact.loc,
+        message: `free test reaches the model SDK '${sink?.label ?? ''}' only through product code: ${renderChain(file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
+        related: relatedSteps(chain),
+      };
+}
+
+/**
+ * Whether a free test's direct SDK import is of an SDK its own package's
+ * product code imports, or of a package of this repository: a test of the
+ * wrapper, not a paid call of its own.
+ */
+function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: string, sdk: string) => boolean {
+  const own = new Set<string>();
+  const byRoot = new Map<string, Set<string>>();
+  for (const manifest of model.files.filter((file) => posix.basename(file) === 'package.json')) {
+    const name = packageName(model.text(manifest));
+    if (name !== null) own.add(name);
+  }
+  const rootOf = (file: string): string => {
+    for (let dir = posix.dirname(file); ; dir = posix.dirname(dir)) {
+      if (model.fileSet.has(dir === '.' ? 'package.json' : `${dir}/package.json`) || dir === '.') return dir;
+    }
+  };
+  for (const file of model.files) {
+    if (isTestSupport(file) || !isScriptFile(file)) continue;
+    const imports = model.facts(file)?.imports ?? [];
+    if (imports.length === 0) continue;
+    const root = rootOf(file);
+    let names = byRoot.get(root);
+    for (const fact of imports) {
+      if (fact.typeOnly || fact.specifier.startsWith('.')) continue;
+      if (!names) byRoot.set(root, (names = new Set()));
+      names.add(packageOf(fact.specifier));
+    }
+  }
+  return (file, sdk) => own.has(sdk) || (byRoot.get(rootOf(file))?.has(sdk) ?? false);
+}
+
+function packageName(text: string | null): string | null {
+  try {
+    const name: unknown = text === null ? null : (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }
 
 function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<MessageIds> {

@@ -67,7 +67,8 @@ describe('tripwire init on three kinds of repository', () => {
     const check = checkJson(dir);
     expect(check.stderr).toBe('');
     expect(check.findings).toEqual([{ ruleId: 'no-paid-calls-in-free-tests', file: 'src/answer.test.ts' }]);
-    expect(check.code).toBe(1);
+    // The SDK is imported by product code (src/client.ts), not by the test: a heuristic kind, a warning under `recommended`.
+    expect(check.code).toBe(0);
   });
 
   it('jest, maps in JSON: reads the "jest" key of package.json and the testPathIgnorePatterns of `npm test`, and addresses the maps by dot path', () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { check } from '../../src/check.js';
 import type { CheckResult, Finding } from '../../src/types.js';
 import { fixtureRepo } from '../support/overlay.js';
+import { makeGitRepo } from '../support/repo.js';
 
 const RULE = 'no-paid-calls-in-free-tests';
 const fixture = (name: 'bad' | 'good' | 'precision/good') => fileURLToPath(new URL(`../../fixtures/rules/${RULE}/${name}`, import.meta.url));
@@ -48,7 +49,7 @@ const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
   ['test/unit/codex-on-path.test.ts:10', 'codex-stub: a stub written into a temp dir put on the spawn PATH', ['spawns codex']],
   ['test/unit/summarize-live.test.ts:2', 'summarize-stub: a helper puts a stub claude first on PATH', ['summarizeWithClaude (src/cli.ts) → spawns claude']],
   ['test/unit/judge-helper.test.ts:2', 'triage: a pure export of the product that wraps an SDK', ['free test reaches a paid call', 'judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
-  ['test/unit/label-sample.test.ts:2', 'triage-fake-client (the heuristic kind, below): the same product called by the test, not by a helper', ['free test reaches a paid call', 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
+  ['test/unit/label-sample.test.ts:2', 'triage-fake-client: the same product called by the test; through a helper the SDK is still the product\'s, so the kind stays the heuristic one', ["free test reaches the model SDK 'openai' only through product code", 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
   [
     'test/unit/triage-fake-client.test.ts:2',
     'triage: a pure export of the same product',
@@ -146,5 +147,27 @@ describe(RULE, () => {
         for (const part of reason) expect(finding?.message).toContain(part);
       });
     });
+  });
+});
+
+describe(`${RULE}: which code owns the paid call`, () => {
+  test('an SDK the package under test imports (or a package of this repository) is a warning when a free test imports it; an SDK only the test imports is the error', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['packages/*/test/**/*.test.ts'] } }),
+      'packages/wrapper/package.json': JSON.stringify({ name: '@acme/wrapper' }),
+      'packages/wrapper/src/index.ts': "import OpenAI from 'openai';\nexport const make = (fetch: typeof globalThis.fetch) => new OpenAI({ apiKey: 'k', fetch });\n",
+      'packages/wrapper/test/index.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('builds', () => { void OpenAI; });\n",
+      'packages/other/package.json': JSON.stringify({ name: '@acme/other', dependencies: { '@langchain/openai': '1.0.0' } }),
+      'packages/other/src/index.ts': 'export const id = 1;\n',
+      'packages/other/test/index.test.ts': "import OpenAI from 'openai';\nimport { ChatModel } from '@langchain/openai';\nimport { test } from 'vitest';\ntest('x', () => { void OpenAI; void ChatModel; });\n",
+      'packages/openai/package.json': JSON.stringify({ name: '@langchain/openai' }),
+      'packages/openai/src/index.ts': 'export class ChatModel {}\n',
+    });
+    const result = await check({ cwd: dir, cache: false, rules: [RULE] });
+    expect(result.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual([
+      'packages/other/test/index.test.ts:1 paidImport error',
+      'packages/other/test/index.test.ts:2 wrappedSdkImport warn',
+      'packages/wrapper/test/index.test.ts:1 wrappedSdkImport warn',
+    ]);
   });
 });
