@@ -1,8 +1,12 @@
 import type { RepoModel } from '../../src/model/model.js';
 import type { Planted } from './signatures.js';
 
-/** Directories that hold tests and their support, wherever they sit in the tree. */
-const TEST_SEGMENT = /^(?:tests?|__tests__|specs?|__mocks__|fixtures?|__fixtures__|test-?utils|test-?helpers|e2e|evals?)$/i;
+/**
+ * Directories that hold tests and their support, wherever they sit in the
+ * tree. Not `evals/` or `e2e/`: those hold the paid suite's own machinery
+ * (runners, harnesses), which a free test exercises as it would product code.
+ */
+const TEST_SEGMENT = /^(?:tests?|__tests__|specs?|__mocks__|fixtures?|__fixtures__|test-?utils|test-?helpers)$/i;
 
 export type IsTestSupport = (file: string) => boolean;
 

@@ -30,10 +30,21 @@ export interface SeamFacts {
 export function extractSeams(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): SeamFacts {
   const facts: SeamFacts = { envWrites: [], testProbes: [], strings: [], flags: [] };
 
+  // `const KEY = 'X'; process.env[KEY] = …` writes X: a top-level string constant names the variable.
+  const constants = new Map<string, string>();
+  for (const statement of sourceFile.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      if (ts.isIdentifier(declaration.name) && declaration.initializer && ts.isStringLiteralLike(declaration.initializer)) constants.set(declaration.name.text, declaration.initializer.text);
+    }
+  }
   const envName = (node: TS.Node): { name: string; node: TS.Node } | null => {
     if (ts.isPropertyAccessExpression(node) && isEnvObject(ts, node.expression)) return { name: node.name.text, node };
-    if (ts.isElementAccessExpression(node) && isEnvObject(ts, node.expression) && ts.isStringLiteralLike(node.argumentExpression)) return { name: node.argumentExpression.text, node };
-    return null;
+    if (!ts.isElementAccessExpression(node) || !isEnvObject(ts, node.expression)) return null;
+    const key = node.argumentExpression;
+    if (ts.isStringLiteralLike(key)) return { name: key.text, node };
+    const constant = ts.isIdentifier(key) ? constants.get(key.text) : undefined;
+    return constant === undefined ? null : { name: constant, node };
   };
 
   const envObjectWrites = (object: TS.ObjectLiteralExpression): void => {

@@ -25,6 +25,11 @@ const read = process.env.CMR_READ;`,
       'RUN_ALL@6',
     ]);
   });
+
+  it('records a write through a top-level string constant, and not through a variable key', () => {
+    const facts = extractScriptFacts('server.ts', `const KEY = 'FIXTURE_BASE_URL';\nlet other = 'OTHER';\nprocess.env[KEY] = url;\nprocess.env[other] = url;\nconst read = process.env[KEY];`);
+    expect(facts.envWrites.map((write) => `${write.name}@${write.loc.line}`)).toEqual(['FIXTURE_BASE_URL@3']);
+  });
 });
 
 describe('test-runner probes', () => {
