@@ -18,13 +18,18 @@ export interface SettledLinks {
  * nothing, stays listed but is never followed: tripwire reads nothing
  * outside the repository it checks.
  */
+/** A target with a control character (a trailing newline breaks a link) is shown quoted, so the character is visible. */
+function shown(target: string): string {
+  return /[\u0000-\u001f]/.test(target) ? JSON.stringify(target) : target;
+}
+
 export function settleLinks(dir: string, top: string, files: readonly string[], links: Iterable<string>): SettledLinks {
   const dropped = new Set<string>();
   const unfollowed = new Map<string, string>();
   const realTop = realpathSync(top);
   for (const link of links) {
     const absolute = path.join(dir, link);
-    const target = readTarget(absolute);
+    const target = shown(readTarget(absolute));
     let real: string;
     try {
       real = realpathSync(absolute);

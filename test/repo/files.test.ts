@@ -158,6 +158,7 @@ describe('discoverFiles and symbolic links', () => {
     symlinkSync('docs/guide/README.md', path.join(dir, 'README.md'));
     symlinkSync(path.join(outside, 'secret.md'), path.join(dir, 'docs/secret.md'));
     symlinkSync('gone.md', path.join(dir, 'docs/dangling.md'));
+    symlinkSync('guide/README.md\n', path.join(dir, 'docs/newline.md'));
     git(dir, 'add', '-A');
     git(dir, 'commit', '-q', '-m', 'links');
     symlinkSync('guide', path.join(dir, 'docs/untracked-dir'));
@@ -167,10 +168,11 @@ describe('discoverFiles and symbolic links', () => {
   it('drops a link to a directory inside the repository, keeps one to a file, and marks those it will not follow', async () => {
     const { dir, outside } = linkedRepo();
     const found = await discoverFiles(dir);
-    expect(found.files).toEqual(['README.md', 'docs/dangling.md', 'docs/guide/README.md', 'docs/secret.md', 'packages/cli/index.ts', 'skills/review/SKILL.md']);
+    expect(found.files).toEqual(['README.md', 'docs/dangling.md', 'docs/guide/README.md', 'docs/newline.md', 'docs/secret.md', 'packages/cli/index.ts', 'skills/review/SKILL.md']);
     expect(found.unfollowed).toEqual(
       new Map([
         ['docs/dangling.md', 'symlink points to nothing, not followed: docs/dangling.md → gone.md does not exist, so nothing was checked there. Fix or remove the link.'],
+        ['docs/newline.md', 'symlink points to nothing, not followed: docs/newline.md → "guide/README.md\\n" does not exist, so nothing was checked there. Fix or remove the link.'],
         ['docs/secret.md', `symlink points outside the repository, not followed: docs/secret.md → ${path.join(outside, 'secret.md')}. Nothing it points to was checked; commit the file itself, or list the link in ignore.`],
       ]),
     );
