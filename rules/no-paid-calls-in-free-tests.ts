@@ -14,15 +14,15 @@ const messages = {
   transitivePaidCall: { description: "A free test file reaches a paid call through the local modules it imports, and the call or the SDK import is in the test's own code or a test helper; the chain is listed." },
   sdkThroughProduct: {
     description: 'A free test file reaches a model SDK only through product code that imports it: whether a request is made depends on the client the test runs with.',
-    heuristic: true,
+    heuristic: 'off',
   },
   callThroughProduct: {
     description: 'A free test file reaches a spawn, a metered request or a key read that lies in product code: whether it runs depends on values the test passes (a fake transport, an absent key, an early error).',
-    heuristic: true,
+    heuristic: 'off',
   },
   wrappedSdkImport: {
     description: 'A free test file imports a model SDK that the package under test itself imports (or that is a package of this repository): a test of the wrapper, whose requests depend on the client it builds.',
-    heuristic: true,
+    heuristic: 'off',
   },
   unresolvedImport: { description: 'An import on the way from a free test does not resolve, so what it names was not checked for paid calls (reported once per file and specifier).' },
 } satisfies Record<string, MessageKind>;

@@ -18,7 +18,7 @@ const messages = {
   runnerDetection: { description: 'Shipped code branches on test-runner detection (`NODE_ENV === \'test\'`, `VITEST`, `JEST_WORKER_ID`, a runner global).' },
   testOnlyEnvVar: { description: 'Shipped code or a shipped script reads an env var that only the tests and fixtures use.' },
   // A string equal to the name is evidence by name only: the read it may feed (`getEnv('X')`, a list of names) is not seen.
-  testOnlyEnvString: { description: 'A string in shipped code names an env var that only the tests and fixtures use (a name match: the read is not seen).', heuristic: true },
+  testOnlyEnvString: { description: 'A string in shipped code names an env var that only the tests and fixtures use (a name match: the read is not seen).', heuristic: 'off' },
   testOnlyEnvMention: { description: 'Shipped prose or Markdown names an env var that only the tests and fixtures use; one finding per file and variable.', heuristic: true },
   testOnlyPath: { description: 'Shipped code or a shipped script names a path inside the test roots or fixtures.' },
   testOnlyPathMention: { description: 'Shipped prose or Markdown names a path inside the test roots or fixtures; one finding per file and path.', heuristic: true },

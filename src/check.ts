@@ -207,9 +207,10 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   const findings: Finding[] = [];
   for (const { rule, severity, options: ruleOptions, preset } of selected) {
     for (const finding of rule.check(model, ruleOptions)) {
-      const heuristic = rule.meta.messages[finding.messageId]?.heuristic === true;
-      // What rests on a name or a prose mention is a warning unless the strict preset asks for more.
-      const kindSeverity = heuristic && preset === 'recommended' ? 'warn' : severity;
+      const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
+      // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
+      if (heuristic === 'off' && preset === 'recommended') continue;
+      const kindSeverity = heuristic === true && preset === 'recommended' ? 'warn' : severity;
       findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
     }
   }

@@ -10,10 +10,13 @@ export interface MessageKind {
   /** What the finding means, for the rule's doc and SARIF's `messageStrings`. */
   description: string;
   /**
-   * The finding rests on a name or a prose mention, not on a structural fact:
-   * it is a warning under the `recommended` preset and an error under `strict`.
+   * The finding rests on a name, a prose mention or a guess about run-time
+   * values, not on a structural fact: under the `recommended` preset it is a
+   * warning (`true`), or not reported at all (`'off'`, for kinds that were
+   * never a defect on the precision corpus); under `strict` it takes the
+   * rule's severity.
    */
-  heuristic?: true;
+  heuristic?: true | 'off';
 }
 
 /** A finding as a rule reports it; the engine adds the rule id and the configured severity. */

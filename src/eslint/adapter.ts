@@ -96,8 +96,8 @@ function resultsOf(model: RepoModel, configPath: string | null, cache: Map<strin
   const key = `${rule.id}\0${JSON.stringify(options ?? null)}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  // ESLint reports every finding at the rule's own severity; the preset only matters to the CLI.
-  const { findings } = evaluate(model, [{ rule, severity: 'error', options, preset: 'strict' }], configPath);
+  // ESLint reports every finding at the rule's own severity; the preset decides only which kinds are reported at all.
+  const { findings } = evaluate(model, [{ rule, severity: 'error', options, preset: model.config.preset }], configPath);
   const byFile = new Map<string, Finding[]>();
   for (const finding of findings) {
     if (finding.ruleId !== rule.id) continue;

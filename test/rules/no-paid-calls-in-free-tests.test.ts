@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { check } from '../../src/check.js';
@@ -151,9 +153,9 @@ describe(RULE, () => {
 });
 
 describe(`${RULE}: which code owns the paid call`, () => {
-  test('an SDK the package under test imports (or a package of this repository) is a warning when a free test imports it; an SDK only the test imports is the error', async () => {
+  test('an SDK the package under test imports (or a package of this repository) is the strict preset\'s kind when a free test imports it; an SDK only the test imports is the error', async () => {
     const dir = makeGitRepo({
-      'tripwire.config.json': JSON.stringify({ tests: { include: ['packages/*/test/**/*.test.ts'] } }),
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['packages/*/test/**/*.test.ts'] } }),
       'packages/wrapper/package.json': JSON.stringify({ name: '@acme/wrapper' }),
       'packages/wrapper/src/index.ts': "import OpenAI from 'openai';\nexport const make = (fetch: typeof globalThis.fetch) => new OpenAI({ apiKey: 'k', fetch });\n",
       'packages/wrapper/test/index.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('builds', () => { void OpenAI; });\n",
@@ -166,8 +168,12 @@ describe(`${RULE}: which code owns the paid call`, () => {
     const result = await check({ cwd: dir, cache: false, rules: [RULE] });
     expect(result.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual([
       'packages/other/test/index.test.ts:1 paidImport error',
-      'packages/other/test/index.test.ts:2 wrappedSdkImport warn',
-      'packages/wrapper/test/index.test.ts:1 wrappedSdkImport warn',
+      'packages/other/test/index.test.ts:2 wrappedSdkImport error',
+      'packages/wrapper/test/index.test.ts:1 wrappedSdkImport error',
     ]);
+    const config = join(dir, 'tripwire.config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('"preset":"strict",', ''));
+    const recommended = await check({ cwd: dir, cache: false, rules: [RULE] });
+    expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error']);
   });
 });

@@ -55,16 +55,19 @@ describe('no-test-carve-outs on fixtures/shipped (a skills catalog)', () => {
     expect(result.findings[2]?.message).toMatch(/ Named 3 times in this file; this is the first\.$/);
   });
 
-  it('reports shipped code that reads a test-only variable as an error, and a string that only names it as a warning', async () => {
+  it('reports shipped code that reads a test-only variable as an error, and a string that only names it only under the strict preset', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
       'tests/review.test.ts': `import { test } from 'vitest';\ntest('reviews', () => {\n  process.env.REVIEW_FIXTURE_DIR = 'tests/fixtures';\n});\n`,
       'src/env.ts': `export const dir = process.env.REVIEW_FIXTURE_DIR;\nexport const names = ['REVIEW_FIXTURE_DIR'];\n`,
     });
     const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
-    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual([
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual(['src/env.ts:1:20 testOnlyEnvVar error']);
+    configure(dir, (config) => ({ ...config, preset: 'strict' }));
+    const strict = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(strict.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual([
       'src/env.ts:1:20 testOnlyEnvVar error',
-      'src/env.ts:2:23 testOnlyEnvString warn',
+      'src/env.ts:2:23 testOnlyEnvString error',
     ]);
   });
 
