@@ -64,8 +64,8 @@ export default createRule({
         if (fact.typeOnly || mocked.has(resolvedKey(model, file, fact.specifier))) continue;
         const target = model.resolve(file, fact.specifier);
         if (target.kind === 'package') {
-          if (!signatures.module(target.name)) continue;
-          if (wrapped(file, target.name)) {
+          if (!isClientImport(signatures, target.name, fact.specifier)) continue;
+          if (wrapped(file, target.name) && !callsClient(model.text(file) ?? '', fact.bindings.map((binding) => binding.local))) {
             findings.push({ messageId: 'wrappedSdkImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.` });
           } else {
             findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
@@ -81,7 +81,7 @@ export default createRule({
       }
     }
 
-    findings.push(...chainFindings(pending));
+    findings.push(...chainFindings(pending, isTestSupport));
     return [...findings, ...unresolvedFindings(model, graphs, pending)];
   },
 });
@@ -114,14 +114,22 @@ interface Pending {
  * mocks is mocked for every module it loads (`vi.mock('./llm')` then
  * `await import('./summarize')`). Most tests do neither and share one pair.
  */
+/**
+ * An SDK's entry point, which exports its client; a subpath (`openai/helpers/zod`,
+ * `@anthropic-ai/sdk/resources`) holds its types and helpers, which make no request.
+ */
+function isClientImport(signatures: PaidSignatures, name: string, specifier: string): boolean {
+  return signatures.module(name) && (specifier === name || !specifier.startsWith(`${name}/`));
+}
+
 function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: PaidSignatures, isTestSupport: IsTestSupport, planted: Planted, mocked: ReadonlySet<string>): Graphs {
   const key = [[...planted.env].sort().join(','), [...planted.commands].sort().join(','), planted.path, [...mocked].sort().join(',')].join('|');
   let pair = graphs.get(key);
   if (!pair) {
     const site = (found: Site) => signatures.site(found, planted);
     pair = {
-      strict: new SymbolGraph(model, { site: (found, file) => (isTestSupport(file) ? site(found) : null), package: (name, file) => (isTestSupport(file) && signatures.module(name) ? name : null) }, mocked),
-      all: new SymbolGraph(model, { site, package: (name) => (signatures.module(name) ? name : null) }, mocked),
+      strict: new SymbolGraph(model, { site: (found, file) => (isTestSupport(file) ? site(found) : null), package: (name, file, specifier) => (isTestSupport(file) && isClientImport(signatures, name, specifier) ? name : null) }, mocked),
+      all: new SymbolGraph(model, { site, package: (name, _file, specifier) => (isClientImport(signatures, name, specifier) ? name : null) }, mocked),
     };
     graphs.set(key, pair);
   }
@@ -130,11 +138,13 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
 
 /**
  * One finding per import: a chain in `strict` (the paid call is the harness's
- * own), else the heuristic kind of the product-code sink it reaches. Each
+ * own), else a chain into product code that runs through a test helper (the
+ * helper's choice of what to call), else the heuristic kind of the
+ * product-code sink it reaches. Each
  * graph is built before it is solved: solving after every new start would be
  * quadratic.
  */
-function chainFindings(pending: Pending[]): RuleFinding<MessageIds>[] {
+function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding<MessageIds>[] {
   const findings: RuleFinding<MessageIds>[] = [];
   const reported = new Set<ImportFact>();
   for (const item of pending) {
@@ -143,10 +153,16 @@ function chainFindings(pending: Pending[]): RuleFinding<MessageIds>[] {
     reported.add(item.fact);
     findings.push(paidFinding(item, chain));
   }
-  for (const item of pending) {
-    if (reported.has(item.fact)) continue;
-    const start = item.pair.all.importTarget(item.file, item.fact.specifier, item.name);
-    const chain = start === null ? null : item.pair.all.chain(start);
+  const rest = pending.map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
+  // A test helper that calls into product code chose to make that call for the test: still the harness's own.
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+    if (!chain) continue;
+    reported.add(item.fact);
+    findings.push(paidFinding(item, chain));
+  }
+  for (const { item, start } of rest) {
+    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chain(start);
     if (!chain) continue;
     reported.add(item.fact);
     findings.push(productFinding(item, chain));
@@ -204,6 +220,27 @@ function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: str
     }
   }
   return (file, sdk) => own.has(sdk) || (byRoot.get(rootOf(file))?.has(sdk) ?? false);
+}
+
+/**
+ * Whether the test itself sends a request with a client it builds from the
+ * SDK: `new Client(…).resource.method(…)`, or `resource.method(…)` on a const
+ * bound to `new Client(…)`: the request shape every vendor SDK shares. A test
+ * that only builds a client to hand it on, or uses the SDK's types and
+ * helpers, tests the wrapper.
+ */
+/** `.resource.method(` or deeper (`.chat.completions.create(`). */
+const MEMBER_CALL = '(?:\\s*\\.\\s*\\w+){2,}\\s*\\(';
+
+function callsClient(text: string, locals: readonly string[]): boolean {
+  for (const local of locals.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))) {
+    const built = `new\\s+${local.replace(/\$/g, '\\$')}\\s*\\(`;
+    if (new RegExp(`${built}[^;]*?\\)${MEMBER_CALL}`).test(text)) return true;
+    for (const match of text.matchAll(new RegExp(`\\bconst\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*${built}`, 'g'))) {
+      if (new RegExp(`\\b${(match[1] ?? '').replace(/\$/g, '\\$')}${MEMBER_CALL}`).test(text)) return true;
+    }
+  }
+  return false;
 }
 
 function packageName(text: string | null): string | null {

@@ -10,7 +10,7 @@ import type { Resolution } from './resolve.js';
  */
 export interface Sinks {
   site(site: Site, file: string): string | null;
-  package(name: string, file: string): string | null;
+  package(name: string, file: string, specifier: string): string | null;
 }
 
 /** An import the graph could not follow: what lies behind it was not checked. */
@@ -71,7 +71,7 @@ export class SymbolGraph {
     const target = this.model.resolve(fromFile, specifier);
     if (this.isMocked(target, specifier)) return null;
     if (target.kind === 'package') {
-      const label = this.sinks.package(target.name, fromFile);
+      const label = this.sinks.package(target.name, fromFile, specifier);
       return label === null ? null : this.sinkNode(`P|${target.name}`, { label, file: fromFile });
     }
     if (target.kind === 'missing') return this.missingNode(fromFile, specifier);

@@ -51,7 +51,7 @@ const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
   ['test/unit/codex-on-path.test.ts:10', 'codex-stub: a stub written into a temp dir put on the spawn PATH', ['spawns codex']],
   ['test/unit/summarize-live.test.ts:2', 'summarize-stub: a helper puts a stub claude first on PATH', ['summarizeWithClaude (src/cli.ts) → spawns claude']],
   ['test/unit/judge-helper.test.ts:2', 'triage: a pure export of the product that wraps an SDK', ['free test reaches a paid call', 'judgeSummary (test/helpers/judge.ts) → @anthropic-ai/sdk']],
-  ['test/unit/label-sample.test.ts:2', 'triage-fake-client: the same product called by the test; through a helper the SDK is still the product\'s, so the kind stays the heuristic one', ["free test reaches the model SDK 'openai' only through product code", 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
+  ['test/unit/label-sample.test.ts:2', 'triage-fake-client (the heuristic kind, below): the same product called by the test, not by a helper', ['free test reaches a paid call', 'labelSample (test/helpers/label.ts) → createTriager (src/triage.ts) → openai']],
   [
     'test/unit/triage-fake-client.test.ts:2',
     'triage: a pure export of the same product',
@@ -153,15 +153,17 @@ describe(RULE, () => {
 });
 
 describe(`${RULE}: which code owns the paid call`, () => {
-  test('an SDK the package under test imports (or a package of this repository) is the strict preset\'s kind when a free test imports it; an SDK only the test imports is the error', async () => {
+  test('an SDK the package under test imports (or a package of this repository) is the strict preset\'s kind when a free test only imports it; one the test sends a request with, or only the test imports, is the error; an SDK\'s helpers subpath is not its client', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['packages/*/test/**/*.test.ts'] } }),
       'packages/wrapper/package.json': JSON.stringify({ name: '@acme/wrapper' }),
       'packages/wrapper/src/index.ts': "import OpenAI from 'openai';\nexport const make = (fetch: typeof globalThis.fetch) => new OpenAI({ apiKey: 'k', fetch });\n",
       'packages/wrapper/test/index.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('builds', () => { void OpenAI; });\n",
+      'packages/wrapper/test/live.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  const client = new OpenAI({ apiKey: 'k' });\n  await client.chat.completions.create({ model: 'm', messages: [] });\n});\n",
       'packages/other/package.json': JSON.stringify({ name: '@acme/other', dependencies: { '@langchain/openai': '1.0.0' } }),
       'packages/other/src/index.ts': 'export const id = 1;\n',
       'packages/other/test/index.test.ts': "import OpenAI from 'openai';\nimport { ChatModel } from '@langchain/openai';\nimport { test } from 'vitest';\ntest('x', () => { void OpenAI; void ChatModel; });\n",
+      'packages/other/test/schema.test.ts': "import { zodResponseFormat } from 'openai/helpers/zod';\nimport { test } from 'vitest';\ntest('formats', () => { void zodResponseFormat; });\n",
       'packages/openai/package.json': JSON.stringify({ name: '@langchain/openai' }),
       'packages/openai/src/index.ts': 'export class ChatModel {}\n',
     });
@@ -170,10 +172,11 @@ describe(`${RULE}: which code owns the paid call`, () => {
       'packages/other/test/index.test.ts:1 paidImport error',
       'packages/other/test/index.test.ts:2 wrappedSdkImport error',
       'packages/wrapper/test/index.test.ts:1 wrappedSdkImport error',
+      'packages/wrapper/test/live.test.ts:1 paidImport error',
     ]);
     const config = join(dir, 'tripwire.config.json');
     writeFileSync(config, readFileSync(config, 'utf8').replace('"preset":"strict",', ''));
     const recommended = await check({ cwd: dir, cache: false, rules: [RULE] });
-    expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error']);
+    expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error', 'packages/wrapper/test/live.test.ts:1 paidImport error']);
   });
 });
