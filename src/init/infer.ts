@@ -164,27 +164,16 @@ function proposeInclude(scan: RepoScan, layout: TestLayout): { globs: string[]; 
 function paidItem(paid: ReturnType<typeof inferPaid>): Inferred {
   const why: string[] = [];
   const byReason = new Map<string, string[]>();
-  for (const [file, reason] of paid.why) {
-    const key = reason.startsWith('reaches a paid call') ? 'reaches a paid call' : reason;
-    byReason.set(key, [...(byReason.get(key) ?? []), file]);
-  }
-  for (const [reason, files] of byReason) {
-    if (reason === 'reaches a paid call') {
-      for (const file of files.slice(0, 5)) why.push(`${file} reaches a paid call: ${paid.reaching.get(file) ?? ''}`);
-      if (files.length > 5) why.push(`and ${files.length - 5} more files that reach a paid call`);
-    } else {
-      why.push(`${files.length} ${files.length === 1 ? 'file' : 'files'}: ${reason}`);
-    }
-  }
-  const reachingPaid = [...paid.reaching.keys()].filter((file) => paid.why.has(file) && !paid.why.get(file)?.startsWith('reaches'));
+  for (const [file, reason] of paid.why) byReason.set(reason, [...(byReason.get(reason) ?? []), file]);
+  for (const [reason, files] of byReason) why.push(`${files.length} ${files.length === 1 ? 'file' : 'files'}: ${reason}`);
+  const reachingPaid = [...paid.reaching.keys()].filter((file) => paid.why.has(file));
   if (reachingPaid.length > 0) why.push(`${reachingPaid.length} of them ${reachingPaid.length === 1 ? 'reaches' : 'reach'} a paid call, e.g. ${reachingPaid[0] ?? ''}: ${paid.reaching.get(reachingPaid[0] ?? '') ?? ''}`);
   const shown = paid.leftFree.slice(0, 5);
   const warnings = [
     ...shown.map((free) => `${free.file} stays free: ${free.why}. tripwire check reports it; if it is an eval, add it to tests.paid.`),
     ...(paid.leftFree.length > shown.length ? [`and ${paid.leftFree.length - shown.length} more free test files that \`npm test\` runs and that reach a paid call: tripwire check lists them`] : []),
-    ...paid.doubtful.map((file) => `${file} is paid only because it reaches a paid call, outside every eval folder: if it is meant to be free, remove it from tests.paid and tripwire check shows the chain.`),
   ];
-  if (paid.files.length === 0) return { key: 'tests.paid', value: '(none)', why: ['no test file reaches a paid call, and nothing marks one as paid'], warnings };
+  if (paid.files.length === 0) return { key: 'tests.paid', value: '(none)', why: ['nothing marks a test file as paid: no separate free run, touchfile map, or paid-looking directory or name (reaching a paid call does not make a test paid)'], warnings };
   return { key: 'tests.paid', value: paid.globs.join(', '), why, warnings };
 }
 

@@ -17,17 +17,15 @@ export interface PaidInference {
   reaching: Map<string, string>;
   /** Files that reach a paid call but stay free, so that `tripwire check` reports them. */
   leftFree: { file: string; why: string }[];
-  /** Paid files that sit outside every paid-looking region: maybe a free test that should not reach the call. */
-  doubtful: string[];
 }
 
 /**
- * Which test files are paid. The user's own structure decides first: files
- * `npm test` does not run, and files a touchfile map names. Reachability of a
- * paid call (the `no-paid-calls-in-free-tests` rule, run with every test
- * counted as free) decides the rest, unless `npm test` runs the file: then it
- * is a free test that reaches a paid call, and it stays free so that the
- * check reports it instead of the configuration blessing it.
+ * Which test files are paid, as the repository itself says: files `npm test`
+ * does not run, files a touchfile map names, and, without a separate free
+ * run, files in a paid-looking directory or with a paid-looking name.
+ * Reachability of a paid call (the `no-paid-calls-in-free-tests` rule, run
+ * with every test counted as free) never classifies: such a test stays free,
+ * so that the check reports it instead of the configuration blessing it.
  */
 export function inferPaid(model: RepoModel, layout: TestLayout, mapNamed: ReadonlyMap<string, string>): PaidInference {
   const testFiles = layout.testFiles;
@@ -53,37 +51,26 @@ export function inferPaid(model: RepoModel, layout: TestLayout, mapNamed: Readon
   }
   for (const [file, map] of mapNamed) if (!why.has(file)) why.set(file, `named by the touchfile map ${map}`);
 
+  // Without a separate free run, the repository's names draw the line: a paid-looking directory or file name.
+  if (!separated) {
+    for (const file of testFiles) {
+      if (why.has(file)) continue;
+      const dirs = file.split('/').slice(0, -1);
+      const index = dirs.findIndex((dir) => PAID_DIRECTORY.test(dir));
+      if (index !== -1) why.set(file, `in ${dirs.slice(0, index + 1).join('/')}/, a paid suite's directory`);
+      else if (PAID_NAME.test(file.slice(file.lastIndexOf('/') + 1))) why.set(file, 'named as a paid test');
+    }
+  }
+  // Reaching a paid call never makes a test paid: a free test that reaches one stays free, and check reports it.
   const leftFree: PaidInference['leftFree'] = [];
   for (const [file, chain] of reaching) {
     if (why.has(file)) continue;
-    if (separated) {
-      leftFree.push({ file, why: `\`npm test\` runs it, yet it reaches a paid call (${chain})` });
-      continue;
-    }
-    why.set(file, `reaches a paid call: ${chain}`);
-  }
-
-  // A paid-looking directory that holds paid files is paid as a whole: its other files run under the same gate.
-  const regions = new Set<string>();
-  for (const file of why.keys()) {
-    const dirs = file.split('/').slice(0, -1);
-    const index = dirs.findIndex((dir) => PAID_DIRECTORY.test(dir));
-    if (index !== -1) regions.add(dirs.slice(0, index + 1).join('/'));
-  }
-  if (!separated) {
-    for (const file of testFiles) {
-      if (why.has(file) || leftFree.some((free) => free.file === file)) continue;
-      const region = [...regions].find((dir) => file.startsWith(`${dir}/`));
-      if (region !== undefined) why.set(file, `in ${region}/ with the other paid tests`);
-    }
+    leftFree.push({ file, why: `${separated ? '`npm test` runs it, yet it reaches' : 'it reaches'} a paid call (${chain})` });
   }
 
   const files = [...why.keys()].sort();
   const free = testFiles.filter((file) => !why.has(file));
-  const doubtful = separated
-    ? []
-    : files.filter((file) => !mapNamed.has(file) && ![...regions].some((dir) => file.startsWith(`${dir}/`)) && !PAID_NAME.test(file.slice(file.lastIndexOf('/') + 1)));
-  return { files, globs: files.length === 0 ? [] : coverFiles(files, free), why, reaching, leftFree, doubtful };
+  return { files, globs: files.length === 0 ? [] : coverFiles(files, free), why, reaching, leftFree };
 }
 
 /** `free test reaches a paid call through './x.js': a → b → openai. Import only…` → `a → b → openai`. */

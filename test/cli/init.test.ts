@@ -7,7 +7,7 @@ import type { Io } from '../../src/cli/main.js';
 import { SCHEMA_ID } from '../../src/config/write-schema.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
-import { runCli } from '../support/repo.js';
+import { makeGitRepo, runCli } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -228,5 +228,25 @@ describe('tripwire init asks only a person at a terminal', () => {
     const noTerminal = repo('init/jest-json-maps');
     expect(await initCommand(['--no-cache'], io(noTerminal), '', async () => null)).toBe(0);
     expect(existsSync(join(noTerminal, 'tripwire.config.json'))).toBe(true);
+  });
+});
+
+describe('tripwire init: reaching a paid call never classifies', () => {
+  it('keeps in tests.include, and out of tests.paid, a free test that reaches a paid call when npm test runs every test; the paid suite is named by its directory', () => {
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({ name: 'reach', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4.1.12' } }),
+      'src/format.ts': 'export const format = (text: string): string => text.trim();\n',
+      'test/format.test.ts': "import { expect, test } from 'vitest';\nimport OpenAI from 'openai';\nimport { format } from '../src/format.js';\ntest('trims', async () => {\n  expect(format(' a ')).toBe('a');\n  await new OpenAI().responses.create({ model: 'm', input: 'x' });\n});\n",
+      'test/evals/answer.test.ts': "import { test } from 'vitest';\nimport Anthropic from '@anthropic-ai/sdk';\ntest('answers', async () => {\n  await new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [] });\n});\n",
+    });
+    temps.push(dir);
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(0);
+    const config = writtenConfig(dir) as { tests: { include: string[]; paid: string[] } };
+    expect(config.tests.paid).toEqual(['test/evals/**/*.test.ts']);
+    expect(run.stdout).toContain('test/format.test.ts stays free: it reaches a paid call');
+    const check = checkJson(dir);
+    expect(check.findings).toEqual([{ ruleId: 'no-paid-calls-in-free-tests', file: 'test/format.test.ts' }]);
+    expect(check.code).toBe(1);
   });
 });
