@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import * as z from 'zod';
 import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
+import { packageName } from '../src/model/resolve.js';
 import { isScriptFile } from '../src/parse/typescript.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
@@ -193,34 +194,38 @@ function productFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFindin
 /**
  * Whether a free test's direct SDK import is of an SDK its own package's
  * product code imports, or of a package of this repository: a test of the
- * wrapper, not a paid call of its own.
+ * wrapper, not a paid call of its own. Asked only for a free test that
+ * imports an SDK itself, so the package's product files are read only then,
+ * once per package.
  */
 function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: string, sdk: string) => boolean {
-  const own = new Set<string>();
+  let own: Set<string> | null = null;
   const byRoot = new Map<string, Set<string>>();
-  for (const manifest of model.files.filter((file) => posix.basename(file) === 'package.json')) {
-    const name = packageName(model.text(manifest));
-    if (name !== null) own.add(name);
-  }
   const rootOf = (file: string): string => {
     for (let dir = posix.dirname(file); ; dir = posix.dirname(dir)) {
-      if (model.fileSet.has(dir === '.' ? 'package.json' : `${dir}/package.json`) || dir === '.') return dir;
+      if (dir === '.' || model.fileSet.has(`${dir}/package.json`)) return dir;
     }
   };
-  for (const file of model.files) {
-    if (isTestSupport(file) || !isScriptFile(file)) continue;
-    const imports = model.facts(file)?.imports ?? [];
-    if (imports.length === 0) continue;
+  const importedUnder = (root: string): Set<string> => {
+    const names = new Set<string>();
+    for (const file of model.files) {
+      if (isTestSupport(file) || !isScriptFile(file) || rootOf(file) !== root) continue;
+      for (const fact of model.facts(file)?.imports ?? []) if (!fact.typeOnly && !fact.specifier.startsWith('.')) names.add(packageName(fact.specifier));
+    }
+    return names;
+  };
+  return (file, sdk) => {
+    own ??= new Set(model.files.filter((path) => posix.basename(path) === 'package.json').flatMap((manifest) => manifestName(model.text(manifest)) ?? []));
+    if (own.has(sdk)) return true;
     const root = rootOf(file);
     let names = byRoot.get(root);
-    for (const fact of imports) {
-      if (fact.typeOnly || fact.specifier.startsWith('.')) continue;
-      if (!names) byRoot.set(root, (names = new Set()));
-      names.add(packageOf(fact.specifier));
-    }
-  }
-  return (file, sdk) => own.has(sdk) || (byRoot.get(rootOf(file))?.has(sdk) ?? false);
+    if (!names) byRoot.set(root, (names = importedUnder(root)));
+    return names.has(sdk);
+  };
 }
+
+/** `.resource.method(` or deeper (`.chat.completions.create(`). */
+const MEMBER_CALL = '(?:\\s*\\.\\s*\\w+){2,}\\s*\\(';
 
 /**
  * Whether the test itself sends a request with a client it builds from the
@@ -229,9 +234,6 @@ function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: str
  * that only builds a client to hand it on, or uses the SDK's types and
  * helpers, tests the wrapper.
  */
-/** `.resource.method(` or deeper (`.chat.completions.create(`). */
-const MEMBER_CALL = '(?:\\s*\\.\\s*\\w+){2,}\\s*\\(';
-
 function callsClient(text: string, locals: readonly string[]): boolean {
   for (const local of locals.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))) {
     const built = `new\\s+${local.replace(/\$/g, '\\$')}\\s*\\(`;
@@ -243,19 +245,13 @@ function callsClient(text: string, locals: readonly string[]): boolean {
   return false;
 }
 
-function packageName(text: string | null): string | null {
+function manifestName(text: string | null): string | null {
   try {
     const name: unknown = text === null ? null : (JSON.parse(text) as { name?: unknown }).name;
     return typeof name === 'string' ? name : null;
   } catch {
     return null;
   }
-}
-
-/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-function packageOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }
 
 function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<MessageIds> {

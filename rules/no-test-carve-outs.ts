@@ -109,14 +109,6 @@ function runnerMessage(what: string): string {
   return `branches on test-runner detection (${what}): shipped code must behave the same under test. Inject the dependency the test needs to replace; an import.meta.vitest block is fine, the bundler strips it.`;
 }
 
-const testFileSets = new WeakMap<RepoModel, Set<string>>();
-
-function testFileSet(model: RepoModel): Set<string> {
-  let set = testFileSets.get(model);
-  if (!set) testFileSets.set(model, (set = new Set(model.testFiles())));
-  return set;
-}
-
 function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: Vocabulary, report: Report, lexical: boolean): void {
   const script = lexical || (run.fence !== undefined && SHELL_LANGUAGES.has(run.fence.lang));
   for (const { word, index } of script ? [] : envMentions(run.text)) {
@@ -126,7 +118,7 @@ function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: V
     report(file, word, subLoc(run.loc, index, word.length), 'testOnlyEnvMention', message, related);
   }
   const targets = run.where === 'link' ? [{ token: run.text.replace(/[#?].*$/, ''), index: 0 }] : pathTokens(run.text);
-  const guards = testFileSet(model);
+  const guards = model.testFileSet();
   for (const { token, index } of targets) {
     if (token === '') continue;
     const path = testPathOf(model, token, file);

@@ -12,7 +12,7 @@ export type IsTestSupport = (file: string) => boolean;
 
 /** A test file or a file under a test directory: code that exists to run tests, not the product they test. */
 export function testSupport(model: RepoModel): IsTestSupport {
-  const tests = new Set(model.testFiles());
+  const tests = model.testFileSet();
   return (file) => tests.has(file) || file.split('/').slice(0, -1).some((dir) => TEST_SEGMENT.test(dir));
 }
 

@@ -81,6 +81,7 @@ export class RepoModel {
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
   private selectionMemo: SelectionResult | null = null;
+  private testFileSetMemo: ReadonlySet<string> | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
   private readonly oldTexts: ReadonlyMap<string, string>;
@@ -153,6 +154,12 @@ export class RepoModel {
 
   testFiles(): string[] {
     return this.matching(this.config.tests.include);
+  }
+
+  /** The test files as a set, built once per run: several rules ask whether a file is one. */
+  testFileSet(): ReadonlySet<string> {
+    this.testFileSetMemo ??= new Set(this.testFiles());
+    return this.testFileSetMemo;
   }
 
   isPaidTest(file: string): boolean {

@@ -115,7 +115,7 @@ function ancestors(file: string): string[] {
 export function testAreas(model: RepoModel): TestAreas {
   const memo = areasMemo.get(model);
   if (memo) return memo;
-  const testFiles = new Set(model.testFiles());
+  const testFiles = model.testFileSet();
   const excluded = compileGlobs(model.config.shipped.exclude);
   const shippedDirs = new Set(model.matching(model.config.shipped.include).filter((file) => !excluded(file) && !testFiles.has(file)).flatMap(ancestors));
   const roots = new Set<string>();
@@ -393,7 +393,7 @@ export function testVocabulary(model: RepoModel): Vocabulary {
   const tools = new Set([...PAID_COMMANDS, ...model.config.paid.commands].map((command) => command.toLowerCase()));
   const env = new Map<string, EnvUse[]>();
   const defined = new Set<string>();
-  const tests = new Set(model.testFiles());
+  const tests = model.testFileSet();
   const services = new Set([...PLATFORM_FAMILIES, ...[...PAID_ENV, ...model.config.paid.env].map(familyOf).filter((family) => family !== '')]);
   for (const file of model.files) {
     if (!areas.isTestOnly(file) || isRendering(file) || (isWorkflowOrManifest(file) && !tests.has(file))) continue;
