@@ -13,7 +13,8 @@ import { coverFiles, rootsOf } from './globs.js';
 import { inferIds, type ShapeStats } from './ids.js';
 import { escapeGlob, inferMaps, type MapRefOut } from './maps.js';
 import { inferPaid } from './paid.js';
-import { detectTests, RUNNER_LABELS, type TestLayout } from './runners.js';
+import { detectWorkspace, type WorkspaceLayout } from './layout.js';
+import { RUNNER_LABELS } from './runners.js';
 import { scanRepository, type RepoScan } from './scan.js';
 import { inferShipped } from './shipped.js';
 
@@ -43,8 +44,8 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   const facts = openFactCache<CachedFacts>({ root, version: `${VERSION}-f${FACTS_VERSION}`, enabled: cache });
   // Which runner a test file uses is what it imports, read from the same facts check reads (not from its text, where an import can sit in a string).
   const base = modelFor(scan, {}, facts);
-  const layout = detectTests(scan, (file) => base.facts(file)?.imports.map((fact) => fact.specifier) ?? []);
-  items.push(runnerItem(layout));
+  const layout = detectWorkspace(scan, (file) => base.facts(file)?.imports.map((fact) => fact.specifier) ?? []);
+  items.push(runnerItem(layout), lanesItem(layout));
 
   const include = proposeInclude(scan, layout);
   items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: include.warnings });
@@ -128,19 +129,34 @@ function refOf(ref: MapRefOut): { file: string; export?: string; path?: string }
   return { file: ref.file, ...(ref.export !== undefined && { export: ref.export }), ...(ref.path !== undefined && { path: ref.path }) };
 }
 
-function runnerItem(layout: TestLayout): Inferred {
+function runnerItem(layout: WorkspaceLayout): Inferred {
   if (layout.runners.length === 0) {
     return { key: 'test runner', value: 'none recognized', why: ['no vitest, jest, bun:test, node:test or mocha in package.json, config files or test imports'], warnings: [] };
   }
+  const where = (dir: string): string => (dir === '' ? '' : ` (${dir}/)`);
+  const why = layout.runners.map((r) => `${RUNNER_LABELS[r.runner]}${where(r.dir)}: ${r.evidence.join('; ')}`);
   return {
     key: 'test runner',
-    value: layout.runners.map((r) => RUNNER_LABELS[r.runner]).join(', '),
-    why: layout.runners.map((r) => `${RUNNER_LABELS[r.runner]}: ${r.evidence.join('; ')}`),
+    value: [...new Set(layout.runners.map((r) => RUNNER_LABELS[r.runner]))].join(', '),
+    why: why.length <= 6 ? why : [...why.slice(0, 5), `and ${why.length - 5} more packages`],
     warnings: [],
   };
 }
 
-function proposeInclude(scan: RepoScan, layout: TestLayout): { globs: string[]; why: string; warnings: string[] } {
+/** The lanes that run tests: which are free, which are paid, and why. */
+function lanesItem(layout: WorkspaceLayout): Inferred {
+  const lanes = layout.lanes.filter((lane) => lane.files.size > 0);
+  const warnings = layout.ciErrors.map((error) => `${error.file}: cannot be read (${error.message}); its jobs are not counted`);
+  if (lanes.length === 0) return { key: 'lanes', value: '(none found)', why: ['no script or CI step starts a test runner'], warnings };
+  const line = (lane: (typeof lanes)[number]): string => `${lane.kind}: \`${lane.label}\`, ${lane.files.size} ${lane.files.size === 1 ? 'file' : 'files'} (${lane.why}${lane.evaluable ? '' : '; what it runs is built at run time'})`;
+  const paid = lanes.filter((lane) => lane.kind === 'paid');
+  const free = lanes.filter((lane) => lane.kind === 'free');
+  const shown = [...paid.slice(0, 6), ...free.slice(0, 6)].map(line);
+  const more = lanes.length - shown.length;
+  return { key: 'lanes', value: `${free.length} free, ${paid.length} paid`, why: more > 0 ? [...shown, `and ${more} more`] : shown, warnings };
+}
+
+function proposeInclude(scan: RepoScan, layout: WorkspaceLayout): { globs: string[]; why: string; warnings: string[] } {
   const tests = layout.testFiles;
   if (tests.length === 0) return { globs: [], why: 'no test file found: the default applies', warnings: ['no test files found; set tests.include by hand'] };
   const scripts = scan.files.filter(isScriptFile);

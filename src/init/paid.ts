@@ -1,7 +1,8 @@
 import { evaluate, selectRules } from '../check.js';
 import type { RepoModel } from '../model/model.js';
 import { coverFiles } from './globs.js';
-import type { TestLayout } from './runners.js';
+import { compileGlobs } from '../repo/glob.js';
+import type { Lane, WorkspaceLayout } from './layout.js';
 
 /** Directory and file names that harnesses give their paid suites. */
 const PAID_DIRECTORY = /^(?:evals?|e2e|live|paid)$/i;
@@ -20,14 +21,17 @@ export interface PaidInference {
 }
 
 /**
- * Which test files are paid, as the repository itself says: files `npm test`
- * does not run, files a touchfile map names, and, without a separate free
- * run, files in a paid-looking directory or with a paid-looking name.
- * Reachability of a paid call (the `no-paid-calls-in-free-tests` rule, run
- * with every test counted as free) never classifies: such a test stays free,
- * so that the check reports it instead of the configuration blessing it.
+ * Which test files are paid, as the repository itself says: the lanes that
+ * run them (a script named as a paid suite, a CI step that receives an API
+ * key), a paid-looking directory or file name, a touchfile map that names
+ * them. A file a free lane runs (a script or a keyless CI step) is free
+ * unless it gates itself (it skips without its key or tier), whatever its
+ * name or lane says: the free run runs it for real. Reachability of a paid
+ * call (the `no-paid-calls-in-free-tests` rule, run with every test counted
+ * as free) never classifies: such a test stays free, so that the check
+ * reports it instead of the configuration blessing it.
  */
-export function inferPaid(model: RepoModel, layout: TestLayout, mapNamed: ReadonlyMap<string, string>): PaidInference {
+export function inferPaid(model: RepoModel, layout: WorkspaceLayout, mapNamed: ReadonlyMap<string, string>): PaidInference {
   const testFiles = layout.testFiles;
   const reaching = new Map<string, string>();
   // Through the engine, so that a `tripwire-disable` comment with a reason counts here as it does in check.
@@ -40,37 +44,88 @@ export function inferPaid(model: RepoModel, layout: TestLayout, mapNamed: Readon
   }
 
   const why = new Map<string, string>();
-  const freeRun = layout.freeRun;
-  const separated = freeRun !== null && testFiles.some((file) => !freeRun.files.has(file));
-  if (freeRun !== null && separated) {
-    for (const file of testFiles) {
-      if (freeRun.files.has(file)) continue;
-      const runners = layout.scriptRuns.filter((run) => run.files.has(file)).map((run) => `\`npm run ${run.script}\``);
-      why.set(file, `\`npm test\` does not run them${runners.length > 0 ? `; ${runners.slice(0, 2).join(', ')} ${runners.length === 1 ? 'does' : 'do'}` : ''}`);
-    }
+  const freeLanes = layout.lanes.filter((lane) => lane.kind === 'free' && lane.evaluable);
+  // A lane named only `integration`/`int` is paid when one of its files shows it: reaches a paid call or skips itself.
+  const paidLanes = layout.lanes.filter((lane) => lane.kind === 'paid' && (!lane.weak || [...lane.files].some((file) => reaching.has(file) || gates(model, file))));
+  const runFree = new Map<string, string>();
+  for (const file of testFiles) {
+    const free = freeLanes.find((lane) => lane.files.has(file));
+    if (free) runFree.set(file, free.label);
   }
-  for (const [file, map] of mapNamed) if (!why.has(file)) why.set(file, `named by the touchfile map ${map}`);
+  for (const file of testFiles) {
+    const map = mapNamed.get(file);
+    if (map !== undefined) {
+      why.set(file, `named by the touchfile map ${map}`);
+      continue;
+    }
+    const lane = paidLanes.find((candidate) => candidate.files.has(file));
+    const free = runFree.get(file);
+    const gated = gates(model, file);
+    if (lane) {
+      // A paid lane runs it: paid, unless a free lane runs it too and it does not skip itself there.
+      if (free === undefined) why.set(file, `\`${lane.label}\` runs it (${lane.why})`);
+      else if (gated) why.set(file, `\`${lane.label}\` runs it (${lane.why}); \`${free}\` runs it too, and it skips itself there`);
+      continue;
+    }
+    // A paid-looking directory or name alone is a guess: paid when the file also skips itself, or, with no free lane running it, reaches a paid call.
+    const name = paidName(file);
+    if (name === null) continue;
+    if (gated) why.set(file, `${name}, and it skips itself unless its condition is met`);
+    else if (free === undefined && reaching.has(file)) why.set(file, `${name}, and it reaches a paid call`);
+  }
 
-  // Without a separate free run, the repository's names draw the line: a paid-looking directory or file name.
-  if (!separated) {
-    for (const file of testFiles) {
-      if (why.has(file)) continue;
-      const dirs = file.split('/').slice(0, -1);
-      const index = dirs.findIndex((dir) => PAID_DIRECTORY.test(dir));
-      if (index !== -1) why.set(file, `in ${dirs.slice(0, index + 1).join('/')}/, a paid suite's directory`);
-      else if (PAID_NAME.test(file.slice(file.lastIndexOf('/') + 1))) why.set(file, 'named as a paid test');
-    }
-  }
   // Reaching a paid call never makes a test paid: a free test that reaches one stays free, and check reports it.
   const leftFree: PaidInference['leftFree'] = [];
   for (const [file, chain] of reaching) {
     if (why.has(file)) continue;
-    leftFree.push({ file, why: `${separated ? '`npm test` runs it, yet it reaches' : 'it reaches'} a paid call (${chain})` });
+    const free = runFree.get(file);
+    leftFree.push({ file, why: `${free === undefined ? 'it reaches' : `\`${free}\` runs it, yet it reaches`} a paid call (${chain})` });
   }
 
   const files = [...why.keys()].sort();
   const free = testFiles.filter((file) => !why.has(file));
-  return { files, globs: files.length === 0 ? [] : coverFiles(files, free), why, reaching, leftFree };
+  return { files, globs: files.length === 0 ? [] : paidGlobs(files, free, paidLanes), why, reaching, leftFree };
+}
+
+/** A paid-looking directory or file name, or null. */
+function paidName(file: string): string | null {
+  const dirs = file.split('/').slice(0, -1);
+  const index = dirs.findIndex((dir) => PAID_DIRECTORY.test(dir));
+  if (index !== -1) return `in ${dirs.slice(0, index + 1).join('/')}/, a paid suite's directory`;
+  if (PAID_NAME.test(file.slice(file.lastIndexOf('/') + 1))) return 'named as a paid test';
+  return null;
+}
+
+/** The file skips itself on a condition read at run time: `describe.skipIf(...)`, `it.runIf(...)`, a comparison of an env var. */
+function gates(model: RepoModel, file: string): boolean {
+  const facts = model.facts(file);
+  if (!facts) return false;
+  if (facts.envCompares.length > 0) return true;
+  return facts.tests.some((test) => [...test.modifiers, ...test.inherited].some((modifier) => modifier === 'skipIf' || modifier === 'runIf'));
+}
+
+/**
+ * The paid files as globs: first the include globs of the paid lanes that run
+ * them (the repository's own words, with at most a few free files negated),
+ * then the fewest globs `coverFiles` finds for the rest.
+ */
+function paidGlobs(files: readonly string[], free: readonly string[], paidLanes: readonly Lane[]): string[] {
+  const out: string[] = [];
+  const left = new Set(files);
+  const candidates = [...new Set(paidLanes.flatMap((lane) => lane.globs))];
+  const scored = candidates
+    .map((glob) => {
+      const matches = compileGlobs([glob]);
+      return { glob, paid: files.filter((file) => matches(file)), free: free.filter((file) => matches(file)) };
+    })
+    .filter((candidate) => candidate.paid.length >= 2 && candidate.free.length <= Math.min(3, Math.floor(candidate.paid.length / 3)))
+    .sort((a, b) => b.paid.length - a.paid.length);
+  for (const candidate of scored) {
+    if (!candidate.paid.some((file) => left.has(file))) continue;
+    out.push(candidate.glob, ...candidate.free.map((file) => `!${file}`));
+    for (const file of candidate.paid) left.delete(file);
+  }
+  return [...out, ...(left.size > 0 ? coverFiles([...left], free) : [])];
 }
 
 /** `free test reaches a paid call through './x.js': a → b → openai. Import only…` → `a → b → openai`. */

@@ -29,6 +29,8 @@ export interface RunnerSet {
   exclude: string[];
   /** Where the file set comes from, for the report. */
   source: string;
+  /** False when the configuration builds its file set at run time (vitest `projects` from a call): `files` is then the runner's default guess. */
+  evaluable?: boolean;
 }
 
 export interface RunnerEvidence {
@@ -38,54 +40,56 @@ export interface RunnerEvidence {
 
 export interface TestLayout {
   runners: RunnerEvidence[];
+  /** Every package's sets, with repository-relative paths. */
   sets: RunnerSet[];
   /** Every test file any detected runner picks up. */
   testFiles: string[];
-  /** What `npm test` runs (the free run), when its runner invocation can be read; null otherwise. */
-  freeRun: { files: Set<string>; how: string } | null;
-  /** The other scripts that run tests, with the files each runs. */
-  scriptRuns: { script: string; files: Set<string> }[];
+  /** Files named like tests that import a runner's module (`vitest`, `bun:test`, …), picked up or not. */
+  importers: string[];
 }
 
 /** The module specifiers a file imports (from its facts), for runner evidence. */
 export type ImportsOf = (file: string) => readonly string[];
 
-export function detectTests(scan: RepoScan, importsOf: ImportsOf): TestLayout {
+/** The test files of one package (its own scan: paths relative to its directory). */
+export function detectTests(scan: RepoScan, importsOf: ImportsOf, evidenceFiles?: (file: string) => boolean): TestLayout {
   const scripts = scan.scripts;
   const invocations = Object.keys(scripts).flatMap((name) => runnerInvocations(scripts, name, new Set()));
-  const imports = importEvidence(scan, importsOf);
+  const imports = importEvidence(scan, importsOf, evidenceFiles);
   const runners: RunnerEvidence[] = [];
   const sets: RunnerSet[] = [];
   for (const runner of RUNNER_ORDER) {
-    const evidence = runnerEvidence(scan, runner, invocations, imports.get(runner) ?? 0);
+    const evidence = runnerEvidence(scan, runner, invocations, imports.counts.get(runner) ?? 0);
     if (evidence.length === 0) continue;
     runners.push({ runner, evidence });
-    sets.push(...runnerSets(scan, runner, invocations.filter((invocation) => invocation.runner === runner)));
+    const own = runnerSets(scan, runner, invocations.filter((invocation) => invocation.runner === runner));
+    // Detected only by what test files import: its default patterns name the files that import it, not every file they could match.
+    const byImportOnly = evidence.length === 1 && (imports.counts.get(runner) ?? 0) > 0 && (runner === 'node' || runner === 'bun');
+    sets.push(...(byImportOnly ? own.map((set) => ({ ...set, files: set.files.filter((file) => imports.importers.get(file)?.has(runner) === true) })) : own));
   }
   const testFiles = [...new Set(sets.flatMap((set) => set.files))].sort();
-
-  const testInvocations = runnerInvocations(scripts, 'test', new Set());
-  let freeRun: TestLayout['freeRun'] = null;
-  if (testInvocations.length > 0) {
-    const files = new Set<string>();
-    for (const invocation of testInvocations) for (const file of runFiles(scan, sets, invocation)) files.add(file);
-    freeRun = { files, how: describeInvocations(testInvocations, scripts.test ?? '') };
-  }
-  const scriptRuns = Object.keys(scripts)
-    .filter((name) => name !== 'test')
-    .map((script) => ({ script, files: new Set(runnerInvocations(scripts, script, new Set()).flatMap((invocation) => runFiles(scan, sets, invocation))) }))
-    .filter((run) => run.files.size > 0);
-  return { runners, sets, testFiles, freeRun, scriptRuns };
+  return { runners, sets, testFiles, importers: [...imports.importers.keys()] };
 }
 
-function describeInvocations(invocations: readonly RunnerInvocation[], text: string): string {
-  return `\`npm test\` (${text.length > 80 ? `${text.slice(0, 77)}...` : text})${invocations.length > 1 ? ` runs ${invocations.length} test commands` : ''}`;
+/** The sets of one runner in one package, for a run that starts a runner the package shows no other sign of. */
+export function setsOf(scan: RepoScan, runner: RunnerName): RunnerSet[] {
+  const scripts = scan.scripts;
+  const invocations = Object.keys(scripts).flatMap((name) => runnerInvocations(scripts, name, new Set())).filter((invocation) => invocation.runner === runner);
+  return runnerSets(scan, runner, invocations);
+}
+
+/** A set of a package, seen from the repository root. */
+export function prefixSet(set: RunnerSet, dir: string): RunnerSet {
+  if (dir === '') return set;
+  const add = (path: string): string => `${dir}/${path}`;
+  return { ...set, config: set.config === null ? null : add(set.config), files: set.files.map(add), include: set.include?.map(add) ?? null, exclude: set.exclude.map(add), source: set.config === null ? `${set.source} in ${dir}/` : set.source.replace(set.config, add(set.config)) };
 }
 
 // ---- evidence
 
-function importEvidence(scan: RepoScan, importsOf: ImportsOf): Map<RunnerName, number> {
+function importEvidence(scan: RepoScan, importsOf: ImportsOf, evidenceFiles?: (file: string) => boolean): { counts: Map<RunnerName, number>; importers: Map<string, Set<RunnerName>> } {
   const counts = new Map<RunnerName, number>();
+  const importers = new Map<string, Set<RunnerName>>();
   const candidate = compileGlobs([...VITEST_INCLUDE, ...JEST_MATCH, ...BUN_MATCH, ...NODE_MATCH]);
   const runnerOf = new Map<string, RunnerName>([['vitest', 'vitest'], ['@jest/globals', 'jest'], ['bun:test', 'bun'], ['node:test', 'node'], ['mocha', 'mocha']]);
   for (const file of scan.files) {
@@ -95,9 +99,11 @@ function importEvidence(scan: RepoScan, importsOf: ImportsOf): Map<RunnerName, n
       const runner = runnerOf.get(specifier);
       if (runner !== undefined) seen.add(runner);
     }
+    if (seen.size > 0) importers.set(file, seen);
+    if (evidenceFiles !== undefined && !evidenceFiles(file)) continue;
     for (const runner of seen) counts.set(runner, (counts.get(runner) ?? 0) + 1);
   }
-  return counts;
+  return { counts, importers };
 }
 
 function runnerEvidence(scan: RepoScan, runner: RunnerName, invocations: readonly RunnerInvocation[], importers: number): string[] {
@@ -160,7 +166,8 @@ function vitestSets(scan: RepoScan): RunnerSet[] {
   // vitest.config.* wins over vite.config.*, as in vitest itself.
   const configs = configFiles(scan, 'vitest').sort((a, b) => Number(a.startsWith('vite.')) - Number(b.startsWith('vite.')));
   for (const config of configs) {
-    const literals = configLiterals(config, scan.text(config) ?? '', ['include', 'exclude', 'dir'], 'test');
+    const literals = configLiterals(config, scan.text(config) ?? '', ['include', 'exclude', 'dir', 'projects', 'workspace'], 'test');
+    const projects = literals.get('projects') ?? literals.get('workspace');
     const include = stringsOf(literals.get('include'));
     const exclude = stringsOf(literals.get('exclude'));
     const dir = stringsOf(literals.get('dir'))?.[0]?.replace(/^\.\//, '').replace(/\/$/, '');
@@ -174,6 +181,7 @@ function vitestSets(scan: RepoScan): RunnerSet[] {
       include: include === null ? null : includeGlobs,
       exclude: exclude ?? [],
       source: include === null ? `vitest's default pattern${exclude === null ? '' : `, minus ${config} test.exclude`}` : `${config} test.include${exclude === null ? '' : ' and test.exclude'}`,
+      evaluable: projects?.kind !== 'dynamic',
     });
   }
   if (sets.length === 0) sets.push({ runner: 'vitest', config: null, files: scriptFiles(scan, VITEST_INCLUDE, VITEST_EXCLUDE), include: null, exclude: [], source: "vitest's default pattern" });
@@ -288,8 +296,9 @@ export function runFiles(scan: RepoScan, sets: readonly RunnerSet[], invocation:
     return files;
   }
   // vitest and bun: a positional is a filter, matched as a substring of the path.
-  const filters = positionals.map((filter) => filter.replace(/^\.\//, ''));
-  if (filters.length > 0) files = files.filter((file) => filters.some((filter) => file.includes(filter)));
+  // A shell glob (`src/e2e/*.test.ts`) reaches the runner expanded: it names files, not a substring.
+  const filters = positionals.map((filter) => filter.replace(/^\.\//, '')).map((filter) => (/[*?[{]/.test(filter) ? compileGlobs([filter]) : (file: string) => file.includes(filter)));
+  if (filters.length > 0) files = files.filter((file) => filters.some((filter) => filter(file)));
   const exclude = [...(options.get('exclude') ?? []), ...(options.get('path-ignore-patterns') ?? [])].map((glob) => glob.replace(/^\.\//, ''));
   if (exclude.length > 0) {
     const excluded = compileGlobs(exclude);

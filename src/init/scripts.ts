@@ -23,7 +23,7 @@ const VALUE_OPTIONS: Record<RunnerName, ReadonlySet<string>> = {
   node: new Set(['import', 'require', 'r', 'loader', 'experimental-loader', 'test-name-pattern', 'test-skip-pattern', 'test-reporter', 'test-reporter-destination', 'test-concurrency', 'test-timeout', 'test-shard', 'env-file', 'conditions', 'C', 'input-type', 'test-isolation', 'test-coverage-include', 'test-coverage-exclude', 'watch-path']),
 };
 
-const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+export const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 
 /**
  * The test-runner invocations of a script, following `npm run x` / `pnpm x` /
@@ -64,7 +64,7 @@ function withoutPackageRunner(words: string[]): string[] {
   return first === 'exec' || first === 'dlx' || first === 'x' ? words.slice(2) : words.slice(1);
 }
 
-function startRunner(words: string[]): { runner: RunnerName; args: string[] } | null {
+export function startRunner(words: string[]): { runner: RunnerName; args: string[] } | null {
   const program = words[0];
   if (program === undefined) return null;
   const name = basename(program);
@@ -77,7 +77,7 @@ function startRunner(words: string[]): { runner: RunnerName; args: string[] } | 
   return null;
 }
 
-function parseArguments(script: string, runner: RunnerName, args: string[]): RunnerInvocation {
+export function parseArguments(script: string, runner: RunnerName, args: string[]): RunnerInvocation {
   const positionals: string[] = [];
   const options = new Map<string, string[]>();
   const flags = new Set<string>();

@@ -232,9 +232,9 @@ describe('tripwire init asks only a person at a terminal', () => {
 });
 
 describe('tripwire init: reaching a paid call never classifies', () => {
-  it('keeps in tests.include, and out of tests.paid, a free test that reaches a paid call when npm test runs every test; the paid suite is named by its directory', () => {
+  it('keeps in tests.include, and out of tests.paid, a free test that reaches a paid call; the paid suite is what its own script runs', () => {
     const dir = makeGitRepo({
-      'package.json': JSON.stringify({ name: 'reach', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4.1.12' } }),
+      'package.json': JSON.stringify({ name: 'reach', type: 'module', scripts: { test: "vitest run --exclude 'test/evals/**'", 'test:evals': 'vitest run test/evals' }, devDependencies: { vitest: '4.1.12' } }),
       'src/format.ts': 'export const format = (text: string): string => text.trim();\n',
       'test/format.test.ts': "import { expect, test } from 'vitest';\nimport OpenAI from 'openai';\nimport { format } from '../src/format.js';\ntest('trims', async () => {\n  expect(format(' a ')).toBe('a');\n  await new OpenAI().responses.create({ model: 'm', input: 'x' });\n});\n",
       'test/evals/answer.test.ts': "import { test } from 'vitest';\nimport Anthropic from '@anthropic-ai/sdk';\ntest('answers', async () => {\n  await new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [] });\n});\n",
@@ -244,7 +244,7 @@ describe('tripwire init: reaching a paid call never classifies', () => {
     expect(run.code).toBe(0);
     const config = writtenConfig(dir) as { tests: { include: string[]; paid: string[] } };
     expect(config.tests.paid).toEqual(['test/evals/**/*.test.ts']);
-    expect(run.stdout).toContain('test/format.test.ts stays free: it reaches a paid call');
+    expect(run.stdout).toContain('test/format.test.ts stays free: `npm run test` runs it, yet it reaches a paid call');
     const check = checkJson(dir);
     expect(check.findings).toEqual([{ ruleId: 'no-paid-calls-in-free-tests', file: 'test/format.test.ts' }]);
     expect(check.code).toBe(1);

@@ -1,0 +1,135 @@
+import { PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { isScriptFile } from '../parse/typescript.js';
+import { compileGlobs } from '../repo/glob.js';
+import { readWorkflows } from './ci.js';
+import { runsOfScript, runsOfText, workspaceOf, type Run, type Workspace } from './lanes.js';
+import { detectTests, prefixSet, runFiles, setsOf, type ImportsOf, type RunnerEvidence, type RunnerSet } from './runners.js';
+import type { RepoScan } from './scan.js';
+import type { RunnerName } from './scripts.js';
+import { workspacePackages, type Package } from './workspace.js';
+
+/** Script names that say a paid suite: `test:e2e`, `evals`, `test:int`, `test:live`, `integration`, `test:llm`. */
+const PAID_SCRIPT = /(?:^|[:_.-])(?:evals?|e2e|live|paid|int|integration|llm)(?=$|[:_.-])/i;
+/** Of those, the names that also mean a suite against local services: such a lane is paid only when one of its files shows it. */
+const WEAK_SCRIPT = /^(?:int|integration)$/i;
+
+/** `x.test.ts`, `x_spec.mjs`: a test by its name, not a helper (`test-utils.ts`). */
+const TEST_NAME = /[._-](?:test|spec)\.[cm]?[jt]sx?$/;
+
+/** A way the repository runs tests: a script (with what it delegates to) or a CI step, free or paid. */
+export interface Lane {
+  kind: 'free' | 'paid';
+  /** `npm run test:e2e`, `packages/a: npm run test`, `.github/workflows/ci.yml job unit: pnpm test`. */
+  label: string;
+  /** Why the lane is free or paid: the script name or the secrets it receives. */
+  why: string;
+  files: ReadonlySet<string>;
+  /** The include globs of the runner configuration it runs, when the run narrows them no further. */
+  globs: readonly string[];
+  /** False when what it runs cannot be read exactly (a dynamic config, an unknown word): it then proves nothing free. */
+  evaluable: boolean;
+  /** Paid by a name that integration suites share with keyless ones (`test:integration`): paid only if a file of it reaches a paid call or skips itself. */
+  weak: boolean;
+}
+
+export interface WorkspaceLayout {
+  packages: readonly Package[];
+  runners: (RunnerEvidence & { dir: string })[];
+  sets: RunnerSet[];
+  testFiles: string[];
+  lanes: Lane[];
+  /** Workflow files that could not be read. */
+  ciErrors: { file: string; message: string }[];
+}
+
+/** The test files of every package and the lanes that run them, read from scripts, runner configs and CI workflows. */
+export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidEnv: readonly string[] = []): WorkspaceLayout {
+  const packages = workspacePackages(scan);
+  const ws = workspaceOf(packages);
+  const memberDirs = packages.slice(1).map((pkg) => `${pkg.dir}/`);
+  const outsideMembers = (file: string): boolean => !memberDirs.some((dir) => file.startsWith(dir));
+  const setsByDir = new Map<string, RunnerSet[]>();
+  const runners: WorkspaceLayout['runners'] = [];
+  const importers = new Set<string>();
+  for (const pkg of packages) {
+    const prefix = pkg.dir === '' ? '' : `${pkg.dir}/`;
+    // The root's runners are evidenced by its own files, not by the members' imports.
+    const layout = detectTests(pkg.scan, (file) => importsOf(`${prefix}${file}`), pkg.dir === '' && memberDirs.length > 0 ? outsideMembers : undefined);
+    setsByDir.set(pkg.dir, layout.sets);
+    for (const file of layout.importers) if (TEST_NAME.test(file)) importers.add(`${prefix}${file}`);
+    runners.push(...layout.runners.map((runner) => ({ ...runner, dir: pkg.dir })));
+  }
+  const setsFor = (pkg: Package, runner: RunnerName): RunnerSet[] => {
+    let sets = setsByDir.get(pkg.dir);
+    if (sets === undefined) setsByDir.set(pkg.dir, (sets = []));
+    if (!sets.some((set) => set.runner === runner)) sets.push(...setsOf(pkg.scan, runner));
+    return sets;
+  };
+
+  // The root's scripts are the repository's own ways to run tests; a member's script counts on its own only when it is named as a paid
+  // suite (`packages/x: test:e2e`): a member's other scripts are free lanes only when the root or CI reaches them.
+  const lanes: Lane[] = [];
+  for (const pkg of packages) {
+    for (const script of Object.keys(pkg.scan.scripts)) {
+      if (pkg.dir !== '' && !PAID_SCRIPT.test(script)) continue;
+      for (const run of runsOfScript(ws, pkg, script)) {
+        const names = run.scripts.map((key) => key.slice(key.indexOf(':') + 1)).filter((name) => PAID_SCRIPT.test(name));
+        const strong = names.find((name) => !name.split(/[:_.-]/).every((part) => !PAID_SCRIPT.test(part) || WEAK_SCRIPT.test(part)));
+        const named = strong ?? names[0];
+        const lane = laneOf(run, setsFor, named === undefined ? 'free' : 'paid', `${pkg.dir === '' ? '' : `${pkg.dir}: `}npm run ${script}`, named === undefined ? 'a script not named as a paid suite' : `\`${named}\` is named as a paid suite`);
+        lanes.push({ ...lane, weak: named !== undefined && strong === undefined });
+      }
+    }
+  }
+  const workflows = readWorkflows(scan.files, scan.text);
+  const paidEnv = new Set([...PAID_ENV, ...extraPaidEnv]);
+  for (const step of workflows.steps) {
+    const pkg = ws.at(step.cwd ?? '') ?? ws.root;
+    const secrets = step.secrets.filter((name) => paidEnv.has(name) || /_API_KEY$/.test(name));
+    const label = `${step.workflow}:${step.line} job ${step.jobName ?? step.job}`;
+    for (const run of runsOfText(ws, pkg, step.run)) {
+      lanes.push(laneOf(run, setsFor, secrets.length > 0 ? 'paid' : 'free', label, secrets.length > 0 ? `it receives ${secrets.join(', ')}` : 'it receives no API key'));
+    }
+  }
+
+  const sets = packages.flatMap((pkg) => (setsByDir.get(pkg.dir) ?? []).map((set) => prefixSet(set, pkg.dir)));
+  const laneFiles = lanes.flatMap((lane) => [...lane.files]);
+  // A file named like a test that imports a runner is a test even where no configuration picks it up, unless one excludes it.
+  const excluded = compileGlobs(sets.flatMap((set) => set.exclude));
+  const orphans = [...importers].filter((file) => !excluded(file));
+  const testFiles = [...new Set([...sets.flatMap((set) => set.files), ...laneFiles, ...orphans])].sort();
+  return { packages, runners, sets, testFiles, lanes, ciErrors: workflows.errors };
+}
+
+function laneOf(run: Run, setsFor: (pkg: Package, runner: RunnerName) => RunnerSet[], kind: Lane['kind'], label: string, why: string): Lane {
+  const { pkg, invocation } = run;
+  const sets = setsFor(pkg, invocation.runner);
+  const prefix = pkg.dir === '' ? '' : `${pkg.dir}/`;
+  const files = new Set(runFiles(pkg.scan, sets, invocation).map((file) => `${prefix}${file}`));
+  // bun runs the paths it is given (a shell glob expands to them) even when its naming pattern would not pick them.
+  if (invocation.runner === 'bun') for (const file of explicitPaths(pkg.scan, invocation.positionals)) files.add(`${prefix}${file}`);
+  const configOption = (invocation.options.get('config') ?? invocation.options.get('c') ?? [])[0]?.replace(/^\.\//, '');
+  const base = sets.find((set) => set.runner === invocation.runner && (configOption === undefined || set.config === configOption));
+  const narrowed = invocation.positionals.length > 0 || invocation.options.has('dir') || invocation.options.has('exclude');
+  // The run's own words when they are globs (`vitest run src/e2e/*.test.ts`), else its configuration's include.
+  const own = invocation.positionals.length > 0 && invocation.positionals.every((arg) => /[*?[{]/.test(arg)) ? invocation.positionals : null;
+  const chosen = own ?? (base?.include && !narrowed ? base.include : []);
+  const globs = chosen.map((glob) => `${prefix}${glob.replace(/^\.\//, '')}`);
+  return { kind, label, why, files, globs, evaluable: !run.unknown && base?.evaluable !== false, weak: false };
+}
+
+function explicitPaths(scan: RepoScan, positionals: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const positional of positionals) {
+    const clean = positional.replace(/^\.\//, '');
+    if (clean === '') continue;
+    if (scan.fileSet.has(clean)) out.push(clean);
+    else if (/[*?[{]/.test(clean)) {
+      const matches = compileGlobs([clean]);
+      out.push(...scan.files.filter((file) => isScriptFile(file) && matches(file)));
+    }
+  }
+  return out;
+}
+
+export type { Workspace };
