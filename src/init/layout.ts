@@ -1,4 +1,5 @@
 import { PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { basename, splitShell } from '../facts/shell.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import { readWorkflows } from './ci.js';
@@ -6,7 +7,7 @@ import { runsOfScript, runsOfText, workspaceOf, type Run, type Workspace } from 
 import { detectTests, prefixSet, runFiles, setsOf, type ImportsOf, type RunnerEvidence, type RunnerSet } from './runners.js';
 import type { RepoScan } from './scan.js';
 import type { RunnerName } from './scripts.js';
-import { workspacePackages, type Package } from './workspace.js';
+import { packageDirs, workspacePackages, type Package } from './workspace.js';
 
 /** Script names that say a paid suite: `test:e2e`, `evals`, `test:int`, `test:live`, `integration`, `test:llm`. */
 const PAID_SCRIPT = /(?:^|[:_.-])(?:evals?|e2e|live|paid|int|integration|llm)(?=$|[:_.-])/i;
@@ -30,6 +31,8 @@ export interface Lane {
   evaluable: boolean;
   /** Paid by a name that integration suites share with keyless ones (`test:integration`): paid only if a file of it reaches a paid call or skips itself. */
   weak: boolean;
+  /** The directory of the package it runs in ('' for the root). */
+  dir: string;
 }
 
 export interface WorkspaceLayout {
@@ -92,7 +95,7 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
     }
   }
 
-  const sets = packages.flatMap((pkg) => (setsByDir.get(pkg.dir) ?? []).map((set) => prefixSet(set, pkg.dir)));
+  const sets = [...packages.flatMap((pkg) => (setsByDir.get(pkg.dir) ?? []).map((set) => prefixSet(set, pkg.dir))), ...typeCheckSets(scan, ws)];
   const laneFiles = lanes.flatMap((lane) => [...lane.files]);
   // A file named like a test that imports a runner is a test even where no configuration picks it up, unless one excludes it.
   const excluded = compileGlobs(sets.flatMap((set) => set.exclude));
@@ -115,7 +118,26 @@ function laneOf(run: Run, setsFor: (pkg: Package, runner: RunnerName) => RunnerS
   const own = invocation.positionals.length > 0 && invocation.positionals.every((arg) => /[*?[{]/.test(arg)) ? invocation.positionals : null;
   const chosen = own ?? (base?.include && !narrowed ? base.include : []);
   const globs = chosen.map((glob) => `${prefix}${glob.replace(/^\.\//, '')}`);
-  return { kind, label, why, files, globs, evaluable: !run.unknown && base?.evaluable !== false, weak: false };
+  return { kind, label, why, files, globs, evaluable: !run.unknown && base?.evaluable !== false, weak: false, dir: pkg.dir };
+}
+
+/**
+ * A package whose `test` script only type-checks (`tsc --noEmit`) tests by
+ * compiling: its TypeScript sources are its tests (a consumer project that
+ * checks a library's exported types).
+ */
+function typeCheckSets(scan: RepoScan, ws: Workspace): RunnerSet[] {
+  const out: RunnerSet[] = [];
+  for (const dir of packageDirs(scan)) {
+    const pkg = ws.at(dir);
+    const test = pkg?.scan.scripts.test;
+    if (pkg === null || pkg === undefined || test === undefined) continue;
+    const commands = splitShell(test).map((argv) => argv.map((word) => word ?? ''));
+    if (commands.length === 0 || !commands.every((argv) => basename(argv[0] ?? '') === 'tsc' && argv.includes('--noEmit'))) continue;
+    const files = pkg.scan.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts') && !file.includes('node_modules/') && !/(?:^|\/)[\w.-]+\.config\.[cm]?ts$/.test(file));
+    if (files.length > 0) out.push({ runner: 'node', config: null, files: files.map((file) => `${dir}/${file}`), include: null, exclude: [], source: `the \`test\` script of ${dir}/package.json type-checks them (tsc --noEmit)` });
+  }
+  return out;
 }
 
 function explicitPaths(scan: RepoScan, positionals: readonly string[]): string[] {

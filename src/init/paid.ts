@@ -74,6 +74,18 @@ export function inferPaid(model: RepoModel, layout: WorkspaceLayout, mapNamed: R
     else if (free === undefined && reaching.has(file)) why.set(file, `${name}, and it reaches a paid call`);
   }
 
+  // A paid lane whose own glob is rooted in a folder of its package (`integration-tests/*.test.ts`) owns that folder: the test files below
+  // it that no free lane runs (the suites its tests drive in fixture projects) belong to the same suite.
+  for (const lane of paidLanes) {
+    for (const root of lane.globs.map(staticDir)) {
+      if (root === '' || root === lane.dir) continue;
+      for (const file of testFiles) {
+        if (why.has(file) || runFree.has(file) || !file.startsWith(`${root}/`)) continue;
+        why.set(file, `under ${root}/, the folder of \`${lane.label}\` (${lane.why})`);
+      }
+    }
+  }
+
   // Reaching a paid call never makes a test paid: a free test that reaches one stays free, and check reports it.
   const leftFree: PaidInference['leftFree'] = [];
   for (const [file, chain] of reaching) {
@@ -85,6 +97,13 @@ export function inferPaid(model: RepoModel, layout: WorkspaceLayout, mapNamed: R
   const files = [...why.keys()].sort();
   const free = testFiles.filter((file) => !why.has(file));
   return { files, globs: files.length === 0 ? [] : paidGlobs(files, free, paidLanes), why, reaching, leftFree };
+}
+
+/** The folder a glob is rooted at, before its first wildcard segment: `integration-tests` for `integration-tests/x.test.ts` with a wildcard name; '' for a glob that starts with `**`. */
+function staticDir(glob: string): string {
+  const parts = glob.split('/').slice(0, -1);
+  const wild = parts.findIndex((part) => /[*?[{!]/.test(part));
+  return (wild === -1 ? parts : parts.slice(0, wild)).join('/');
 }
 
 /** A paid-looking directory or file name, or null. */

@@ -12,6 +12,7 @@ const RUNNER_ORDER: readonly RunnerName[] = ['vitest', 'jest', 'bun', 'node', 'm
 const SCRIPT_EXTENSIONS = '{js,jsx,ts,tsx,mjs,cjs,mts,cts}';
 const VITEST_INCLUDE = ['**/*.{test,spec}.?(c|m)[jt]s?(x)'];
 const VITEST_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
+const VITEST_TYPECHECK = ['**/*.{test,spec}-d.?(c|m)[jt]s?(x)'];
 const JEST_MATCH = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
 const BUN_MATCH = [`**/*{.test,_test,.spec,_spec}.${SCRIPT_EXTENSIONS}`];
 const NODE_MATCH = [`**/*{.test,-test,_test}.${SCRIPT_EXTENSIONS}`, `**/test-*.${SCRIPT_EXTENSIONS}`, `**/test.${SCRIPT_EXTENSIONS}`];
@@ -185,6 +186,9 @@ function vitestSets(scan: RepoScan): RunnerSet[] {
     });
   }
   if (sets.length === 0) sets.push({ runner: 'vitest', config: null, files: scriptFiles(scan, VITEST_INCLUDE, VITEST_EXCLUDE), include: null, exclude: [], source: "vitest's default pattern" });
+  // Type tests (`expectTypeOf` in `*.test-d.ts`): vitest's typecheck mode runs them; they are tests wherever vitest is the runner.
+  const typeTests = scriptFiles(scan, VITEST_TYPECHECK, VITEST_EXCLUDE).filter((file) => !inFixture(file));
+  if (typeTests.length > 0) sets.push({ runner: 'vitest', config: null, files: typeTests, include: null, exclude: [], source: "vitest's type tests (typecheck's default pattern)" });
   return sets;
 }
 

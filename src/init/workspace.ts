@@ -2,6 +2,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { compileGlobs } from '../repo/glob.js';
 import { isRecord } from './config-literals.js';
+import { inFixture } from './globs.js';
 import type { RepoScan } from './scan.js';
 
 /** One package of the repository: the root, or a workspace member, with its own scripts and runner configs. */
@@ -24,12 +25,15 @@ export function workspacePackages(scan: RepoScan): Package[] {
   const root: Package = { dir: '', name: nameOf(scan.packageJson), scan };
   if (globs.length === 0) return [root];
   const member = compileGlobs(globs);
-  const dirs = scan.files
-    .filter((file) => file.endsWith('/package.json') && !file.includes('node_modules/'))
+  return [root, ...packageDirs(scan).filter((dir) => member(dir)).map((dir) => packageAt(scan, dir))];
+}
+
+/** Every directory below the root that holds a package.json, outside node_modules and fixture folders. */
+export function packageDirs(scan: RepoScan): string[] {
+  return scan.files
+    .filter((file) => file.endsWith('/package.json') && !file.includes('node_modules/') && !inFixture(file))
     .map((file) => file.slice(0, -'/package.json'.length))
-    .filter((dir) => member(dir))
     .sort();
-  return [root, ...dirs.map((dir) => packageAt(scan, dir))];
 }
 
 /** The package whose directory is `dir`, read as its own scan. */
