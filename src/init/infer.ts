@@ -9,7 +9,7 @@ import { FACTS_VERSION, RepoModel } from '../model/model.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import { PACKAGE_NAME, VERSION } from '../version.js';
-import { coverFiles, rootsOf } from './globs.js';
+import { coverFiles, inFixture, rootsOf } from './globs.js';
 import { inferIds, type ShapeStats } from './ids.js';
 import { escapeGlob, inferMaps, type MapRefOut } from './maps.js';
 import { inferPaid } from './paid.js';
@@ -47,12 +47,19 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   const layout = detectWorkspace(scan, (file) => base.facts(file)?.imports.map((fact) => fact.specifier) ?? []);
   items.push(runnerItem(layout), lanesItem(layout));
 
-  const include = proposeInclude(scan, layout);
-  items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: include.warnings });
-
+  // A file that declares tests and that a touchfile map names is a paid test even when no runner configuration picks it up.
+  const declaring = scan.files.filter((file) => isScriptFile(file) && !layout.testFiles.includes(file) && !file.includes('node_modules/') && !inFixture(file) && (base.facts(file)?.tests.length ?? 0) > 0);
+  const candidates = [...layout.testFiles, ...declaring];
   // Every test counted as free: the paid-call rule then reports exactly the test files that reach a paid call.
-  const model = modelFor(scan, { tests: { include: layout.testFiles.map(escapeGlob), paid: [] } }, facts);
-  const maps = await inferMaps(model, root, layout.testFiles);
+  let model = modelFor(scan, { tests: { include: candidates.map(escapeGlob), paid: [] } }, facts);
+  const maps = await inferMaps(model, root, candidates);
+  const outside = declaring.filter((file) => maps.namedTests.has(file));
+  if (outside.length > 0) layout.testFiles = [...layout.testFiles, ...outside].sort();
+  if (outside.length !== declaring.length) model = modelFor(scan, { tests: { include: layout.testFiles.map(escapeGlob), paid: [] } }, facts);
+
+  const include = proposeInclude(scan, layout);
+  const outsideWarning = outside.length === 0 ? [] : [`${outside.length} ${outside.length === 1 ? 'file' : 'files'} that the touchfile map names ${outside.length === 1 ? 'declares' : 'declare'} tests that no runner configuration includes, e.g. ${outside[0] ?? ''}: included, and paid`];
+  items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: [...include.warnings, ...outsideWarning] });
   const paid = inferPaid(model, layout, maps.namedTests);
   items.push(paidItem(paid));
 

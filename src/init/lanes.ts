@@ -53,7 +53,8 @@ export function runsOfText(ws: Workspace, pkg: Package, text: string, chain: rea
   const out: Run[] = [];
   let here = pkg;
   for (const argv of splitShell(text)) {
-    const unknown = argv.some((word) => word === null);
+    // A word the shell or the CI expands at run time (`$VAR`, `$(…)`, `${{ matrix.x }}`) cannot be read here.
+    const unknown = argv.some((word) => word === null || word.includes('$'));
     const words = argv.map((word) => word ?? '');
     if (words[0] === 'cd') {
       const target = words[1] === undefined || words[1] === '' ? null : ws.at(joinDir(here.dir, words[1]));

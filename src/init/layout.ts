@@ -9,10 +9,15 @@ import type { RepoScan } from './scan.js';
 import type { RunnerName } from './scripts.js';
 import { packageDirs, workspacePackages, type Package } from './workspace.js';
 
-/** Script names that say a paid suite: `test:e2e`, `evals`, `test:int`, `test:live`, `integration`, `test:llm`. */
-const PAID_SCRIPT = /(?:^|[:_.-])(?:evals?|e2e|live|paid|int|integration|llm)(?=$|[:_.-])/i;
-/** Of those, the names that also mean a suite against local services: such a lane is paid only when one of its files shows it. */
-const WEAK_SCRIPT = /^(?:int|integration)$/i;
+/** Words of a script name (`test:e2e`, `evals`, `test:live`, `test:llm`) that say a paid suite. */
+const PAID_WORD = /^(?:evals?|e2e|live|paid|llm)$/i;
+/** Words that also name suites against local services (`test:int`, `integration`): such a lane is paid only when one of its files shows it. */
+const WEAK_PAID_WORD = /^(?:int|integration)$/i;
+
+function paidWords(script: string): { strong: boolean; weak: boolean } {
+  const words = script.split(/[:_.-]/);
+  return { strong: words.some((word) => PAID_WORD.test(word)), weak: words.some((word) => WEAK_PAID_WORD.test(word)) };
+}
 
 /** `x.test.ts`, `x_spec.mjs`: a test by its name, not a helper (`test-utils.ts`). */
 const TEST_NAME = /[._-](?:test|spec)\.[cm]?[jt]sx?$/;
@@ -39,6 +44,7 @@ export interface WorkspaceLayout {
   packages: readonly Package[];
   runners: (RunnerEvidence & { dir: string })[];
   sets: RunnerSet[];
+  /** Every test file: what runners, lanes and (added by `init`) the touchfile maps name. */
   testFiles: string[];
   lanes: Lane[];
   /** Workflow files that could not be read. */
@@ -74,11 +80,12 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
   const lanes: Lane[] = [];
   for (const pkg of packages) {
     for (const script of Object.keys(pkg.scan.scripts)) {
-      if (pkg.dir !== '' && !PAID_SCRIPT.test(script)) continue;
+      const own = paidWords(script);
+      if (pkg.dir !== '' && !own.strong && !own.weak) continue;
       for (const run of runsOfScript(ws, pkg, script)) {
-        const names = run.scripts.map((key) => key.slice(key.indexOf(':') + 1)).filter((name) => PAID_SCRIPT.test(name));
-        const strong = names.find((name) => !name.split(/[:_.-]/).every((part) => !PAID_SCRIPT.test(part) || WEAK_SCRIPT.test(part)));
-        const named = strong ?? names[0];
+        const names = run.scripts.map((key) => key.slice(key.indexOf(':') + 1));
+        const strong = names.find((name) => paidWords(name).strong);
+        const named = strong ?? names.find((name) => paidWords(name).weak);
         const lane = laneOf(run, setsFor, named === undefined ? 'free' : 'paid', `${pkg.dir === '' ? '' : `${pkg.dir}: `}npm run ${script}`, named === undefined ? 'a script not named as a paid suite' : `\`${named}\` is named as a paid suite`);
         lanes.push({ ...lane, weak: named !== undefined && strong === undefined });
       }
