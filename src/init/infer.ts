@@ -18,6 +18,9 @@ import { RUNNER_LABELS } from './runners.js';
 import { scanRepository, type RepoScan } from './scan.js';
 import { inferShipped } from './shipped.js';
 
+/** A file named as a test or an eval (`x.test.ts`, `x.evals.ts`, `x-e2e.ts`), not a helper that wraps the runner's calls. */
+const TEST_LIKE = /[._-](?:test|spec|evals?|e2e)\.[cm]?[jt]sx?$/;
+
 /** One line of what `init` inferred: the config key, its value, and why. */
 export interface Inferred {
   key: string;
@@ -48,7 +51,8 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   items.push(runnerItem(layout), lanesItem(layout));
 
   // A file that declares tests and that a touchfile map names is a paid test even when no runner configuration picks it up.
-  const declaring = scan.files.filter((file) => isScriptFile(file) && !layout.testFiles.includes(file) && !file.includes('node_modules/') && !inFixture(file) && (base.facts(file)?.tests.length ?? 0) > 0);
+  const known = new Set(layout.testFiles);
+  const declaring = scan.files.filter((file) => TEST_LIKE.test(file) && isScriptFile(file) && !known.has(file) && !layout.excluded(file) && !file.includes('node_modules/') && !inFixture(file) && (base.facts(file)?.tests.length ?? 0) > 0);
   const candidates = [...layout.testFiles, ...declaring];
   // Every test counted as free: the paid-call rule then reports exactly the test files that reach a paid call.
   let model = modelFor(scan, { tests: { include: candidates.map(escapeGlob), paid: [] } }, facts);

@@ -47,6 +47,8 @@ export interface WorkspaceLayout {
   /** Every test file: what runners, lanes and (added by `init`) the touchfile maps name. */
   testFiles: string[];
   lanes: Lane[];
+  /** A runner configuration excludes the file from its tests (`exclude: ['evals/samples/**']`). */
+  excluded: (file: string) => boolean;
   /** Workflow files that could not be read. */
   ciErrors: { file: string; message: string }[];
 }
@@ -108,7 +110,7 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
   const excluded = compileGlobs(sets.flatMap((set) => set.exclude));
   const orphans = [...importers].filter((file) => !excluded(file));
   const testFiles = [...new Set([...sets.flatMap((set) => set.files), ...laneFiles, ...orphans])].sort();
-  return { packages, runners, sets, testFiles, lanes, ciErrors: workflows.errors };
+  return { packages, runners, sets, testFiles, lanes, excluded, ciErrors: workflows.errors };
 }
 
 function laneOf(run: Run, setsFor: (pkg: Package, runner: RunnerName) => RunnerSet[], kind: Lane['kind'], label: string, why: string): Lane {
