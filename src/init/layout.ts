@@ -4,7 +4,7 @@ import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import { readWorkflows } from './ci.js';
 import { runsOfScript, runsOfText, workspaceOf, type Run, type Workspace } from './lanes.js';
-import { detectTests, prefixSet, runFiles, setsOf, type ImportsOf, type RunnerEvidence, type RunnerSet } from './runners.js';
+import { baseSetOf, detectTests, prefixSet, runFiles, setsOf, type ImportsOf, type RunnerEvidence, type RunnerSet } from './runners.js';
 import type { RepoScan } from './scan.js';
 import type { RunnerName } from './scripts.js';
 import { packageDirs, workspacePackages, type Package } from './workspace.js';
@@ -120,8 +120,7 @@ function laneOf(run: Run, setsFor: (pkg: Package, runner: RunnerName) => RunnerS
   const files = new Set(runFiles(pkg.scan, sets, invocation).map((file) => `${prefix}${file}`));
   // bun runs the paths it is given (a shell glob expands to them) even when its naming pattern would not pick them.
   if (invocation.runner === 'bun') for (const file of explicitPaths(pkg.scan, invocation.positionals)) files.add(`${prefix}${file}`);
-  const configOption = (invocation.options.get('config') ?? invocation.options.get('c') ?? [])[0]?.replace(/^\.\//, '');
-  const base = sets.find((set) => set.runner === invocation.runner && (configOption === undefined || set.config === configOption));
+  const base = baseSetOf(sets, invocation);
   const narrowed = invocation.positionals.length > 0 || invocation.options.has('dir') || invocation.options.has('exclude');
   // The run's own words when they are globs (`vitest run src/e2e/*.test.ts`), else its configuration's include.
   const own = invocation.positionals.length > 0 && invocation.positionals.every((arg) => /[*?[{]/.test(arg)) ? invocation.positionals : null;

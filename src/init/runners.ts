@@ -4,6 +4,7 @@ import { inFixture } from './globs.js';
 import { configLiterals, dataLiterals, stringsOf, type Literal } from './config-literals.js';
 import type { RepoScan } from './scan.js';
 import { runnerInvocations, type RunnerInvocation, type RunnerName } from './scripts.js';
+import { readVitestConfig, vitestModes, type VitestSelection } from './vitest-config.js';
 
 export const RUNNER_LABELS: Record<RunnerName, string> = { vitest: 'vitest', jest: 'jest', bun: 'bun:test', node: 'node:test', mocha: 'mocha' };
 
@@ -30,6 +31,8 @@ export interface RunnerSet {
   exclude: string[];
   /** Where the file set comes from, for the report. */
   source: string;
+  /** The `--mode` this set is for (vitest configs that branch on it); null for the default mode. */
+  mode?: string | null;
   /** False when the configuration builds its file set at run time (vitest `projects` from a call): `files` is then the runner's default guess. */
   evaluable?: boolean;
 }
@@ -121,7 +124,7 @@ function runnerEvidence(scan: RepoScan, runner: RunnerName, invocations: readonl
   return evidence;
 }
 
-function configFiles(scan: RepoScan, runner: RunnerName): string[] {
+function configFiles(scan: RepoScan, runner: RunnerName, dir = ''): string[] {
   const pattern = {
     vitest: /^vite(?:st)?(?:\.[\w-]+)*\.config\.[cm]?[jt]s$/,
     jest: /^jest(?:\.[\w-]+)*\.config\.(?:[cm]?[jt]s|json)$/,
@@ -130,11 +133,12 @@ function configFiles(scan: RepoScan, runner: RunnerName): string[] {
     node: null,
   }[runner];
   if (pattern === null) return [];
+  const prefix = dir === '' ? '' : `${dir}/`;
   return scan.files.filter((file) => {
-    if (!pattern.test(file)) return false;
+    if (!file.startsWith(prefix) || !pattern.test(file.slice(prefix.length))) return false;
     if (runner === 'bun') return /^\s*\[test\]/m.test(scan.text(file) ?? '');
     // A vite config configures tests only when it has a `test` block.
-    if (file.startsWith('vite.')) return /\btest\s*:/.test(scan.text(file) ?? '');
+    if (file.slice(prefix.length).startsWith('vite.')) return /\btest\s*:/.test(scan.text(file) ?? '');
     return true;
   });
 }
@@ -167,29 +171,52 @@ function vitestSets(scan: RepoScan): RunnerSet[] {
   // vitest.config.* wins over vite.config.*, as in vitest itself.
   const configs = configFiles(scan, 'vitest').sort((a, b) => Number(a.startsWith('vite.')) - Number(b.startsWith('vite.')));
   for (const config of configs) {
-    const literals = configLiterals(config, scan.text(config) ?? '', ['include', 'exclude', 'dir', 'projects', 'workspace'], 'test');
-    const projects = literals.get('projects') ?? literals.get('workspace');
-    const include = stringsOf(literals.get('include'));
-    const exclude = stringsOf(literals.get('exclude'));
-    const dir = stringsOf(literals.get('dir'))?.[0]?.replace(/^\.\//, '').replace(/\/$/, '');
-    const scoped = (globs: readonly string[]): string[] => (dir === undefined || dir === '' ? [...globs] : globs.map((glob) => `${dir}/${glob}`));
-    const includeGlobs = scoped(include ?? VITEST_INCLUDE);
-    const excludeGlobs = exclude ?? VITEST_EXCLUDE;
-    sets.push({
-      runner: 'vitest',
-      config,
-      files: scriptFiles(scan, includeGlobs, excludeGlobs),
-      include: include === null ? null : includeGlobs,
-      exclude: exclude ?? [],
-      source: include === null ? `vitest's default pattern${exclude === null ? '' : `, minus ${config} test.exclude`}` : `${config} test.include${exclude === null ? '' : ' and test.exclude'}`,
-      evaluable: projects?.kind !== 'dynamic',
-    });
+    const text = scan.text(config) ?? '';
+    // One set per mode the config branches on (`--mode int`), and the default mode's.
+    for (const mode of [null, ...vitestModes(config, text)]) {
+      const selection = readVitestConfig(config, text, mode);
+      sets.push(...selectionSets(scan, config, mode, selection, ''));
+    }
   }
   if (sets.length === 0) sets.push({ runner: 'vitest', config: null, files: scriptFiles(scan, VITEST_INCLUDE, VITEST_EXCLUDE), include: null, exclude: [], source: "vitest's default pattern" });
   // Type tests (`expectTypeOf` in `*.test-d.ts`): vitest's typecheck mode runs them; they are tests wherever vitest is the runner.
   const typeTests = scriptFiles(scan, VITEST_TYPECHECK, VITEST_EXCLUDE).filter((file) => !inFixture(file));
   if (typeTests.length > 0) sets.push({ runner: 'vitest', config: null, files: typeTests, include: null, exclude: [], source: "vitest's type tests (typecheck's default pattern)" });
   return sets;
+}
+
+/** The sets of one read vitest selection: its own, or its projects' (inline, or config files and folders it names). */
+function selectionSets(scan: RepoScan, config: string, mode: string | null, selection: VitestSelection, base: string): RunnerSet[] {
+  const label = `${config}${mode === null ? '' : ` (--mode ${mode})`}`;
+  if (selection.projects !== 'none' && selection.projects !== 'dynamic') {
+    const out = selection.inlineProjects.flatMap((project) => selectionSets(scan, config, mode, project, project.dir === null ? base : ''));
+    for (const entry of selection.projects) {
+      const path = entry.replace(/^\.\//, '').replace(/\/$/, '');
+      const configsOf = scan.isDirectory(path) ? configFiles(scan, 'vitest', path) : scan.fileSet.has(path) ? [path] : [];
+      for (const projectConfig of configsOf) {
+        const dir = projectConfig.includes('/') ? projectConfig.slice(0, projectConfig.lastIndexOf('/')) : '';
+        out.push(...selectionSets(scan, projectConfig, mode, readVitestConfig(projectConfig, scan.text(projectConfig) ?? '', mode), dir));
+      }
+    }
+    if (out.length > 0) return out;
+  }
+  const root = [base, selection.dir?.replace(/^\.\//, '').replace(/\/$/, '') ?? ''].filter((part) => part !== '' && part !== '.').join('/');
+  const scoped = (globs: readonly string[]): string[] => globs.map((glob) => (root === '' ? glob.replace(/^\.\//, '') : `${root}/${glob.replace(/^\.\//, '')}`));
+  const includeGlobs = scoped(selection.include ?? VITEST_INCLUDE);
+  const own = scoped(selection.exclude ?? []);
+  const excludeGlobs = selection.excludeDefaults ? [...VITEST_EXCLUDE, ...own] : own;
+  return [
+    {
+      runner: 'vitest',
+      config,
+      mode,
+      files: scriptFiles(scan, includeGlobs, excludeGlobs),
+      include: selection.include === null ? null : includeGlobs,
+      exclude: own,
+      source: selection.include === null ? `vitest's default pattern${own.length === 0 ? '' : `, minus ${label} test.exclude`}` : `${label} test.include${own.length === 0 ? '' : ' and test.exclude'}`,
+      evaluable: selection.evaluable && selection.projects !== 'dynamic',
+    },
+  ];
 }
 
 function jestSets(scan: RepoScan): RunnerSet[] {
@@ -277,12 +304,19 @@ function specGlobs(scan: RepoScan, spec: string, names: readonly string[], recur
 
 // ---- what one script runs
 
+/** The set an invocation starts from: its `--config` (else the first config's), in its `--mode` (else the default mode's). */
+export function baseSetOf(sets: readonly RunnerSet[], invocation: RunnerInvocation): RunnerSet | undefined {
+  const ofRunner = sets.filter((set) => set.runner === invocation.runner);
+  const configOption = (invocation.options.get('config') ?? invocation.options.get('c') ?? [])[0]?.replace(/^\.\//, '');
+  const mode = (invocation.options.get('mode') ?? [])[0] ?? null;
+  const matching = ofRunner.filter((set) => (configOption === undefined ? set.config === ofRunner[0]?.config : set.config === configOption));
+  return matching.find((set) => (set.mode ?? null) === mode) ?? matching.find((set) => (set.mode ?? null) === null) ?? ofRunner[0];
+}
+
 /** The files a runner invocation runs: its configuration's set narrowed by the script's filters and excludes. */
 export function runFiles(scan: RepoScan, sets: readonly RunnerSet[], invocation: RunnerInvocation): string[] {
   const { runner, positionals, options } = invocation;
-  const ofRunner = sets.filter((set) => set.runner === runner);
-  const configOption = (options.get('config') ?? options.get('c') ?? [])[0]?.replace(/^\.\//, '');
-  const base = ofRunner.find((set) => configOption !== undefined && set.config === configOption) ?? ofRunner[0];
+  const base = baseSetOf(sets, invocation);
   if (base === undefined) return [];
   if (runner === 'mocha' || runner === 'node') {
     // Their positionals are the file set itself, already read into the set of that invocation.
