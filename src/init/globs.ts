@@ -2,11 +2,30 @@ import { compileGlobs } from '../repo/glob.js';
 
 /** The name part of a test file's glob: `*.test.ts` for `review.test.ts`, the extension for a file without a marker. */
 export function testNamePattern(file: string): string {
+  return testNamePatterns(file)[0] ?? file;
+}
+
+/**
+ * The name patterns of a test file, shortest first: `*.test.ts` then
+ * `*.int.test.ts` for `chat.int.test.ts`; `*.evals.ts` for `summarize.evals.ts`;
+ * the extension for a file without a marker.
+ */
+export function testNamePatterns(file: string): string[] {
   const name = file.slice(file.lastIndexOf('/') + 1);
-  const marker = /[._-](?:test|spec)s?\.[cm]?[jt]sx?$/.exec(name);
-  if (marker) return `*${marker[0]}`;
+  const marker = /((?:\.[a-z0-9]+)*?)([._-](?:test|spec|evals?|e2e)s?\.[cm]?[jt]sx?)$/i.exec(name);
+  if (marker?.[2] !== undefined) {
+    const out = [`*${marker[2]}`];
+    // Dotted words are a suffix convention (`.int.test.ts`); words joined by `-` or `_` are the test's own name (`-review.test.ts`).
+    const extra = (marker[1] ?? '').split(/(?=\.)/).filter((part) => part !== '');
+    // `*.int.test.ts`, then `*.standard.int.test.ts`: one more word of the name each time, never the whole name.
+    for (let i = extra.length - 1; i >= 0; i--) {
+      const pattern = `*${extra.slice(i).join('')}${marker[2]}`;
+      if (pattern.length - 1 < name.length) out.push(pattern);
+    }
+    return out;
+  }
   const dot = name.lastIndexOf('.');
-  return dot === -1 ? name : `*${name.slice(dot)}`;
+  return [dot === -1 ? name : `*${name.slice(dot)}`];
 }
 
 function ancestors(file: string): string[] {
@@ -20,7 +39,7 @@ function ancestors(file: string): string[] {
  * `avoid`, else a name prefix in its own directory (`test/e2e-*.test.ts`),
  * else the path itself. Globs that differ only by extension are merged.
  */
-export function coverFiles(targets: readonly string[], avoid: readonly string[], namePattern: (file: string) => string = testNamePattern): string[] {
+export function coverFiles(targets: readonly string[], avoid: readonly string[], namePatterns: (file: string) => string[] = testNamePatterns): string[] {
   const clear = new Map<string, boolean>();
   const isClear = (glob: string): boolean => {
     let known = clear.get(glob);
@@ -32,14 +51,29 @@ export function coverFiles(targets: readonly string[], avoid: readonly string[],
     return known;
   };
 
+  const reach = new Map<string, number>();
+  const reachOf = (glob: string): number => {
+    let known = reach.get(glob);
+    if (known === undefined) {
+      const matches = compileGlobs([glob]);
+      known = targets.filter((file) => matches(file)).length;
+      reach.set(glob, known);
+    }
+    return known;
+  };
+
   const chosen = new Set<string>();
   for (const target of targets) {
-    const pattern = namePattern(target);
+    const patterns = namePatterns(target);
+    const pattern = patterns[0] ?? target;
     // A file in a directory is named from its top-level directory down (`test/**/…`), never from `**/`: the roots are worth seeing.
+    // Of the clear globs, the one that names the most targets; on a tie the plain name pattern, then the shallowest directory.
     const dirs = target.includes('/') ? ancestors(target).slice(1) : [''];
-    const recursive = dirs.map((dir) => (dir === '' ? `**/${pattern}` : `${dir}/**/${pattern}`));
+    const recursive = patterns.flatMap((name) => dirs.map((dir) => (dir === '' ? `**/${name}` : `${dir}/**/${name}`))).filter(isClear);
+    let best: string | undefined;
+    for (const glob of recursive) if (best === undefined || reachOf(glob) > reachOf(best)) best = glob;
     const prefixed = prefixGlob(target, pattern);
-    const glob = recursive.find(isClear) ?? (prefixed !== null && isClear(prefixed) ? prefixed : target);
+    const glob = best ?? (prefixed !== null && isClear(prefixed) ? prefixed : target);
     chosen.add(glob);
   }
   return mergeExtensions([...chosen]).sort();

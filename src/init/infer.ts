@@ -13,7 +13,7 @@ import { coverFiles, inFixture, rootsOf } from './globs.js';
 import { inferIds, type ShapeStats } from './ids.js';
 import { escapeGlob, inferMaps, type MapRefOut } from './maps.js';
 import { inferPaid } from './paid.js';
-import { detectWorkspace, type WorkspaceLayout } from './layout.js';
+import { detectWorkspace, type Lane, type WorkspaceLayout } from './layout.js';
 import { RUNNER_LABELS } from './runners.js';
 import { scanRepository, type RepoScan } from './scan.js';
 import { inferShipped } from './shipped.js';
@@ -48,7 +48,7 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   // Which runner a test file uses is what it imports, read from the same facts check reads (not from its text, where an import can sit in a string).
   const base = modelFor(scan, {}, facts);
   const layout = detectWorkspace(scan, (file) => base.facts(file)?.imports.map((fact) => fact.specifier) ?? []);
-  items.push(runnerItem(layout), lanesItem(layout));
+  items.push(runnerItem(layout));
 
   // A file that declares tests and that a touchfile map names is a paid test even when no runner configuration picks it up.
   const known = new Set(layout.testFiles);
@@ -65,7 +65,7 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   const outsideWarning = outside.length === 0 ? [] : [`${outside.length} ${outside.length === 1 ? 'file' : 'files'} that the touchfile map names ${outside.length === 1 ? 'declares' : 'declare'} tests that no runner configuration includes, e.g. ${outside[0] ?? ''}: included, and paid`];
   items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: [...include.warnings, ...outsideWarning] });
   const paid = inferPaid(model, layout, maps.namedTests);
-  items.push(paidItem(paid));
+  items.push(lanesItem(layout, paid.paidLanes), paidItem(paid));
 
   const ids = inferIds(model, paid.files, maps.keys, maps.tierWords);
   const config: ConfigInput = { $schema: schemaLocation(root) };
@@ -155,8 +155,10 @@ function runnerItem(layout: WorkspaceLayout): Inferred {
 }
 
 /** The lanes that run tests: which are free, which are paid, and why. */
-function lanesItem(layout: WorkspaceLayout): Inferred {
-  const lanes = layout.lanes.filter((lane) => lane.files.size > 0);
+function lanesItem(layout: WorkspaceLayout, paidLanes: readonly Lane[]): Inferred {
+  const paidSet = new Set(paidLanes);
+  // A lane named only `integration` that no file shows to be paid is reported with the free ones.
+  const lanes = layout.lanes.filter((lane) => lane.files.size > 0).map((lane) => (lane.kind === 'paid' && !paidSet.has(lane) ? { ...lane, kind: 'free' as const, why: `${lane.why}, but none of its files reaches a paid call or skips itself` } : lane));
   const warnings = layout.ciErrors.map((error) => `${error.file}: cannot be read (${error.message}); its jobs are not counted`);
   if (lanes.length === 0) return { key: 'lanes', value: '(none found)', why: ['no script or CI step starts a test runner'], warnings };
   const line = (lane: (typeof lanes)[number]): string => `${lane.kind}: \`${lane.label}\`, ${lane.files.size} ${lane.files.size === 1 ? 'file' : 'files'} (${lane.why}${lane.evaluable ? '' : '; what it runs is built at run time'})`;
@@ -183,9 +185,37 @@ function proposeInclude(scan: RepoScan, layout: WorkspaceLayout): { globs: strin
     const same = scripts.every((file) => matches(file) === testSet.has(file));
     if (same) return { globs: own, why: `${only.source}: ${summary}`, warnings: [] };
   }
-  const globs = coverFiles(tests, scripts.filter((file) => !testSet.has(file)));
+  // The repository's own globs (configs' includes, the globs scripts pass), where they name test files only; names for the rest.
   const sources = [...new Set(layout.sets.map((set) => set.source))].join('; ');
+  const own = [...new Set([...layout.sets.filter((set) => set.synthesized !== true).flatMap((set) => set.include ?? []), ...layout.lanes.flatMap((lane) => lane.globs)])];
+  const union = compileGlobs(own);
+  const removing = [...new Set(layout.sets.flatMap((set) => set.exclude))].filter((glob) => scripts.some((file) => union(file) && !testSet.has(file) && compileGlobs([glob])(file)));
+  const withExcludes = compileGlobs([...own, ...removing.map((glob) => `!${glob}`)]);
+  if (own.length > 0 && scripts.every((file) => withExcludes(file) === testSet.has(file))) {
+    return { globs: [...withoutRedundant(own, scripts), ...removing.map((glob) => `!${glob}`)], why: `${sources}: ${summary}`, warnings: [] };
+  }
+  const clean = own.filter((glob) => {
+    const matches = compileGlobs([glob]);
+    const matched = scripts.filter((file) => matches(file));
+    return matched.length > 0 && matched.every((file) => testSet.has(file));
+  });
+  const covered = compileGlobs(clean);
+  const rest = tests.filter((file) => !covered(file));
+  const globs = withoutRedundant([...clean, ...(rest.length > 0 ? coverFiles(rest, scripts.filter((file) => !testSet.has(file))) : [])], scripts);
   return { globs, why: `${sources || 'common test file names'}: ${summary}`, warnings: [] };
+}
+
+/** The globs, sorted, without those that name only files the others name too. */
+function withoutRedundant(globs: readonly string[], files: readonly string[]): string[] {
+  const matched = new Map(globs.map((glob) => [glob, new Set(files.filter(compileGlobs([glob])))]));
+  // Broadest first, so that a narrow glob inside a broad one is the one dropped.
+  const kept = [...globs].sort((a, b) => (matched.get(b)?.size ?? 0) - (matched.get(a)?.size ?? 0));
+  for (const glob of [...kept].reverse()) {
+    const others = kept.filter((other) => other !== glob);
+    const own = matched.get(glob) ?? new Set<string>();
+    if (others.length > 0 && [...own].every((file) => others.some((other) => matched.get(other)?.has(file)))) kept.splice(kept.indexOf(glob), 1);
+  }
+  return kept.sort();
 }
 
 function paidItem(paid: ReturnType<typeof inferPaid>): Inferred {

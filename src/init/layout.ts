@@ -38,6 +38,8 @@ export interface Lane {
   weak: boolean;
   /** The directory of the package it runs in ('' for the root). */
   dir: string;
+  /** The script name that makes it paid (`test:int`), shared by the same suite across the workspace's packages. */
+  named?: string;
 }
 
 export interface WorkspaceLayout {
@@ -80,7 +82,9 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
   // The root's scripts are the repository's own ways to run tests; a member's script counts on its own only when it is named as a paid
   // suite (`packages/x: test:e2e`): a member's other scripts are free lanes only when the root or CI reaches them.
   const lanes: Lane[] = [];
-  for (const pkg of packages) {
+  // Packages that are not workspace members (a template, a fixture project the suite drives) count for their paid-named scripts too.
+  const nested = packageDirs(scan).filter((dir) => !packages.some((pkg) => pkg.dir === dir)).map((dir) => ws.at(dir)).filter((pkg): pkg is Package => pkg !== null);
+  for (const pkg of [...packages, ...nested]) {
     for (const script of Object.keys(pkg.scan.scripts)) {
       const own = paidWords(script);
       if (pkg.dir !== '' && !own.strong && !own.weak) continue;
@@ -89,7 +93,7 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
         const strong = names.find((name) => paidWords(name).strong);
         const named = strong ?? names.find((name) => paidWords(name).weak);
         const lane = laneOf(run, setsFor, named === undefined ? 'free' : 'paid', `${pkg.dir === '' ? '' : `${pkg.dir}: `}npm run ${script}`, named === undefined ? 'a script not named as a paid suite' : `\`${named}\` is named as a paid suite`);
-        lanes.push({ ...lane, weak: named !== undefined && strong === undefined });
+        lanes.push({ ...lane, weak: named !== undefined && strong === undefined, ...(named !== undefined && { named }) });
       }
     }
   }
@@ -124,7 +128,7 @@ function laneOf(run: Run, setsFor: (pkg: Package, runner: RunnerName) => RunnerS
   const narrowed = invocation.positionals.length > 0 || invocation.options.has('dir') || invocation.options.has('exclude');
   // The run's own words when they are globs (`vitest run src/e2e/*.test.ts`), else its configuration's include.
   const own = invocation.positionals.length > 0 && invocation.positionals.every((arg) => /[*?[{]/.test(arg)) ? invocation.positionals : null;
-  const chosen = own ?? (base?.include && !narrowed ? base.include : []);
+  const chosen = own ?? (base?.include && !narrowed && base.synthesized !== true ? base.include : []);
   const globs = chosen.map((glob) => `${prefix}${glob.replace(/^\.\//, '')}`);
   return { kind, label, why, files, globs, evaluable: !run.unknown && base?.evaluable !== false, weak: false, dir: pkg.dir };
 }

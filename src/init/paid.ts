@@ -16,6 +16,8 @@ export interface PaidInference {
   why: Map<string, string>;
   /** Test files that reach a paid call, with the chain (as the rule reports it). */
   reaching: Map<string, string>;
+  /** The lanes that turned out paid (a lane named only `integration` needs a file to show it). */
+  paidLanes: Lane[];
   /** Files that reach a paid call but stay free, so that `tripwire check` reports them. */
   leftFree: { file: string; why: string }[];
 }
@@ -45,8 +47,11 @@ export function inferPaid(model: RepoModel, layout: WorkspaceLayout, mapNamed: R
 
   const why = new Map<string, string>();
   const freeLanes = layout.lanes.filter((lane) => lane.kind === 'free' && lane.evaluable);
-  // A lane named only `integration`/`int` is paid when one of its files shows it: reaches a paid call or skips itself.
-  const paidLanes = layout.lanes.filter((lane) => lane.kind === 'paid' && (!lane.weak || [...lane.files].some((file) => reaching.has(file) || gates(model, file))));
+  // A lane named only `integration`/`int` is paid when one of its files shows it (reaches a paid call or skips itself), or when the same
+  // script of another package does: one script name means one kind of suite across a workspace.
+  const shows = (lane: Lane): boolean => [...lane.files].some((file) => reaching.has(file) || gates(model, file));
+  const shown = new Set(layout.lanes.filter((lane) => lane.kind === 'paid' && lane.weak && shows(lane)).map((lane) => lane.named));
+  const paidLanes = layout.lanes.filter((lane) => lane.kind === 'paid' && (!lane.weak || shown.has(lane.named) || shows(lane)));
   const runFree = new Map<string, string>();
   for (const file of testFiles) {
     const free = freeLanes.find((lane) => lane.files.has(file));
@@ -96,7 +101,7 @@ export function inferPaid(model: RepoModel, layout: WorkspaceLayout, mapNamed: R
 
   const files = [...why.keys()].sort();
   const free = testFiles.filter((file) => !why.has(file));
-  return { files, globs: files.length === 0 ? [] : paidGlobs(files, free, paidLanes), why, reaching, leftFree };
+  return { files, globs: files.length === 0 ? [] : paidGlobs(files, free, paidLanes), why, reaching, leftFree, paidLanes };
 }
 
 /** The folder a glob is rooted at, before its first wildcard segment: `integration-tests` for `integration-tests/x.test.ts` with a wildcard name; '' for a glob that starts with `**`. */

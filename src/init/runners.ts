@@ -31,6 +31,8 @@ export interface RunnerSet {
   exclude: string[];
   /** Where the file set comes from, for the report. */
   source: string;
+  /** The include globs were built from a directory argument and the runner's naming patterns, not written by the repository. */
+  synthesized?: boolean;
   /** The `--mode` this set is for (vitest configs that branch on it); null for the default mode. */
   mode?: string | null;
   /** False when the configuration builds its file set at run time (vitest `projects` from a call): `files` is then the runner's default guess. */
@@ -271,7 +273,8 @@ function bunSet(scan: RepoScan): RunnerSet {
 function nodeSet(scan: RepoScan, invocations: readonly RunnerInvocation[]): RunnerSet {
   const globs = invocations.flatMap((invocation) => invocation.positionals).flatMap((arg) => specGlobs(scan, arg, NODE_MATCH.map((glob) => glob.replace(/^\*\*\//, '')), true));
   const include = globs.length > 0 ? globs : NODE_MATCH;
-  return { runner: 'node', config: null, files: scriptFiles(scan, include, []).filter((file) => globs.length > 0 || !inFixture(file)), include: globs.length > 0 ? globs : null, exclude: [], source: globs.length > 0 ? `the arguments of \`node --test\` in ${[...new Set(invocations.map((i) => `\`${i.script}\``))].join(', ')}` : "node --test's default patterns" };
+  const fromDirectory = invocations.some((invocation) => invocation.positionals.some((arg) => scan.isDirectory(arg.replace(/^\.\//, '').replace(/\/$/, '')) || arg === '.'));
+  return { runner: 'node', config: null, synthesized: fromDirectory, files: scriptFiles(scan, include, []).filter((file) => globs.length > 0 || !inFixture(file)), include: globs.length > 0 ? globs : null, exclude: [], source: globs.length > 0 ? `the arguments of \`node --test\` in ${[...new Set(invocations.map((i) => `\`${i.script}\``))].join(', ')}` : "node --test's default patterns" };
 }
 
 function mochaSets(scan: RepoScan, invocations: readonly RunnerInvocation[]): RunnerSet[] {
@@ -288,7 +291,8 @@ function mochaSets(scan: RepoScan, invocations: readonly RunnerInvocation[]): Ru
     const include = specs.flatMap((spec) => specGlobs(scan, spec, names, recursive));
     const exclude = [...fromRc.ignore, ...(invocation?.options.get('ignore') ?? []), ...(invocation?.options.get('exclude') ?? [])].map((glob) => glob.replace(/^\.\//, ''));
     const where = invocation !== null ? `\`${invocation.script}\`` : (label ?? "mocha's default spec (./test)");
-    return { runner: 'mocha', config: label, files: scriptFiles(scan, include, exclude), include, exclude, source: `the mocha spec of ${where}` };
+    const synthesized = specs.some((spec) => spec === '.' || scan.isDirectory(spec.replace(/^\.\//, '').replace(/\/$/, '')));
+    return { runner: 'mocha', config: label, synthesized, files: scriptFiles(scan, include, exclude), include, exclude, source: `the mocha spec of ${where}` };
   };
   const sets = invocations.map(build);
   return sets.length > 0 ? sets : [build(null)];

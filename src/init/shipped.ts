@@ -29,7 +29,7 @@ export function inferShipped(scan: RepoScan, testInclude: readonly string[]): Sh
   const skills = scan.files.filter((file) => /(?:^|\/)SKILL\.md$/.test(file));
   const shippedSkills = skills.filter(outsideTests);
   if (shippedSkills.length > 0) {
-    const globs = coverFiles(shippedSkills, skills.filter((file) => !outsideTests(file)), () => 'SKILL.md');
+    const globs = coverFiles(shippedSkills, skills.filter((file) => !outsideTests(file)), () => ['SKILL.md']);
     include.push(...globs);
     why.push(`${shippedSkills.length} SKILL.md ${shippedSkills.length === 1 ? 'file' : 'files'} outside the test folders`);
   }
