@@ -40,6 +40,15 @@ export const CORE_RULES = {
     description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
     messages: { unmatchedGlob: { description: 'A glob of tests.include, tests.paid or shipped.include matches no file.' } },
   },
+  'unresolved-paid-list': {
+    description: "A reference in tests.paid to the repository's own list of paid globs cannot be read statically; until it is fixed it marks no test paid, so the tests it lists are checked as free.",
+    messages: {
+      missingPaidListFile: { description: 'The file a tests.paid reference names does not exist.' },
+      missingPaidListExport: { description: 'The export (TS/JS) or dot path (JSON/YAML) a tests.paid reference names does not exist.' },
+      unevaluablePaidList: { description: 'The referenced list cannot be evaluated statically (a call, a mutable binding, a name it cannot follow): the node is named.' },
+      malformedPaidList: { description: 'The referenced value is not a list of string literals.' },
+    },
+  },
   'invalid-suppression': {
     description: 'A tripwire-disable comment without a reason, or naming an unknown rule.',
     messages: {
@@ -215,6 +224,9 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
+  for (const problem of model.paidList().problems) {
+    findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
+  }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
