@@ -12,7 +12,7 @@ import { blobId } from '../repo/blob-id.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
-import { resolvePaidList, type PaidList } from './paid-list.js';
+import { paidListRefFiles, resolvePaidList, type PaidList } from './paid-list.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
@@ -374,7 +374,7 @@ export class RepoModel {
    * is broken for every test that loads it, whatever the test uses of it.
    */
   private checkedFiles(): Set<string> {
-    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...(this.configFile === null ? [] : [this.configFile])];
+    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...paidListRefFiles(this.config), ...(this.configFile === null ? [] : [this.configFile])];
     const checked = new Set(roots);
     const queue = [...checked];
     for (let i = 0; i < queue.length; i++) {

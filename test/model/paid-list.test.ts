@@ -155,6 +155,16 @@ describe('a tests.paid reference that cannot be read is one finding, and its glo
       'test/skill-e2e-review.test.ts:1:1-1:29 no-paid-calls-in-free-tests paidImport',
     ]);
   });
+
+  it('reports a glob of the referenced list that matches no file where the list writes it', async () => {
+    const files = { 'tripwire.config.json': config({ file: 'test/helpers/suites.ts', export: 'PAID_SUITES' }), 'test/helpers/suites.ts': `export const PAID_SUITES = ['test/skill-e2e-*.test.ts', 'test/llm-*.test.ts', 'test/live-*.test.ts'];\n` };
+    expect(await findings(files)).toEqual(['test/helpers/suites.ts:1:79-1:100 unmatched-glob unmatchedGlob']);
+  });
+
+  it('reports a parse error in the referenced file, which no test imports', async () => {
+    const files = { 'tripwire.config.json': config({ file: 'test/helpers/suites.ts', export: 'PAID_SUITES' }), 'test/helpers/suites.ts': `${SUITES}export const BROKEN = [;\n` };
+    expect((await findings(files)).filter((line) => line.includes('parse-error'))).toEqual(['test/helpers/suites.ts:2:24-2:25 parse-error parseError']);
+  });
 });
 
 describe('narrowing the repository’s list changes what check treats as paid', () => {
@@ -171,5 +181,15 @@ describe('narrowing the repository’s list changes what check treats as paid', 
     expect(after.code).toBe(1);
     const output = JSON.parse(after.stdout) as { findings: { ruleId: string; messageId: string; file: string; line: number }[] };
     expect(output.findings.map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.messageId}`)).toEqual(['test/llm-judge.test.ts:1 no-paid-calls-in-free-tests paidImport']);
+  });
+
+  it('reports it with --staged too, though the staged change touches only the list', () => {
+    const cwd = makeGitRepo(files);
+    writeFileSync(join(cwd, 'test/helpers/suites.ts'), NARROWED);
+    git(cwd, 'add', 'test/helpers/suites.ts');
+    const staged = runCli(['check', '--staged', '--no-cache', '--format', 'json'], cwd);
+    expect(staged.code).toBe(1);
+    const output = JSON.parse(staged.stdout) as { findings: { ruleId: string; file: string }[] };
+    expect(output.findings.map((f) => `${f.file} ${f.ruleId}`)).toEqual(['test/llm-judge.test.ts no-paid-calls-in-free-tests']);
   });
 });
