@@ -11,6 +11,7 @@ import { openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
+import { paidListRefFiles } from './model/paid-list.js';
 import { mapRefs } from './model/selection.js';
 import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
 import { fileBlobId } from './repo/blob-id.js';
@@ -38,7 +39,16 @@ export const CORE_RULES = {
   },
   'unmatched-glob': {
     description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
-    messages: { unmatchedGlob: { description: 'A glob of tests.include, tests.paid or shipped.include matches no file.' } },
+    messages: { unmatchedGlob: { description: 'A glob of tests.include, tests.paid (or of a list it references) or shipped.include matches no file.' } },
+  },
+  'unresolved-paid-list': {
+    description: "A reference in tests.paid to the repository's own list of paid globs cannot be read statically; until it is fixed it marks no test paid, so the tests it lists are checked as free.",
+    messages: {
+      missingPaidListFile: { description: 'The file a tests.paid reference names does not exist.' },
+      missingPaidListExport: { description: 'The export (TS/JS) or dot path (JSON/YAML) a tests.paid reference names does not exist.' },
+      unevaluablePaidList: { description: 'The referenced list cannot be evaluated statically (a call, a mutable binding, a name it cannot follow): the node is named.' },
+      malformedPaidList: { description: 'The referenced value is not a list of string literals.' },
+    },
   },
   'invalid-suppression': {
     description: 'A tripwire-disable comment without a reason, or naming an unknown rule.',
@@ -215,6 +225,9 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
+  for (const problem of model.paidList().problems) {
+    findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
+  }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
@@ -242,10 +255,13 @@ function onePerDefect(findings: readonly Finding[]): Finding[] {
  */
 function affectedBy(model: RepoModel, changes: readonly FileChange[]): (finding: Finding) => boolean {
   const changed = new Set(changes.flatMap((change) => (change.oldPath ? [change.path, change.oldPath] : [change.path])));
-  const mapFiles = new Set([...mapRefs(model.config).map((ref) => ref.file), ...(model.configFile === null ? [] : [model.configFile])]);
+  const mapFiles = new Set([...mapRefs(model.config).map((ref) => ref.file), ...paidListRefFiles(model.config), ...(model.configFile === null ? [] : [model.configFile])]);
   const fileSetChanged = changes.some((change) => change.status !== 'modified');
   const mapsChanged = [...mapFiles].some((file) => changed.has(file));
+  // The repository's own list of paid globs decides which tests every rule treats as paid.
+  const paidListChanged = model.paidList().files.some((file) => changed.has(file));
   return (finding) =>
+    paidListChanged ||
     changed.has(finding.file) ||
     (finding.related ?? []).some((related) => changed.has(related.file)) ||
     [...changed].some((path) => finding.message.includes(path)) ||
@@ -310,6 +326,10 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
       if (model.matching([pattern]).length > 0) continue;
       findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
     }
+  }
+  for (const { glob, file, loc, ref } of model.paidList().read) {
+    if (glob.startsWith('!') || model.matching([glob]).length > 0) continue;
+    findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', file, loc, `'${glob}' of ${ref} matches no file`));
   }
   return findings;
 }

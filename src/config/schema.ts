@@ -36,6 +36,26 @@ const touchfilesRef = z
   .refine(exportOrPath, exportOrPathError)
   .meta({ description: 'A map from paid test id to the globs of the files whose change selects it.', ...exportOrPathMeta });
 
+const paidListRef = z
+  .strictObject({
+    /** @example "test/helpers/suites.ts" */
+    file: name().meta({ description: 'The file that holds the list (TS/JS, JSON or YAML), relative to the config file.' }),
+    /** @example "PAID_SUITES" */
+    export: name().optional().meta({ description: 'The exported binding that holds the list, in a TS/JS file.' }),
+    /** @example "evals.paid" */
+    path: name().optional().meta({ description: 'Dot path to the list inside a JSON/YAML file; omit it for the whole document.' }),
+  })
+  .refine(exportOrPath, exportOrPathError)
+  .meta({
+    id: 'paidListRef',
+    description: "The repository's own list of paid globs: an exported array of string literals (TS/JS) or a list in a JSON/YAML file, read statically.",
+    ...exportOrPathMeta,
+  });
+
+const paidEntry = z.union([name(), paidListRef], {
+  error: 'expected a glob string or a map reference { "file", "export" | "path" }',
+});
+
 const testIdSchema = z.strictObject({
   /** @example "runEval" */
   call: name().meta({ description: 'The function whose call declares a paid test.' }),
@@ -76,8 +96,16 @@ const testsSchema = z.strictObject({
     .array(name())
     .default(['**/*.{test,spec}.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'])
     .meta({ description: 'Globs of every test file, relative to the config file.' }),
-  /** @example ["test/e2e-*.test.ts"] */
-  paid: strings('Globs of the paid test files; the free ones are `include` minus `paid`.'),
+  /** @example ["test/e2e-*.test.ts", { "file": "test/helpers/suites.ts", "export": "PAID_SUITES" }] */
+  paid: z
+    .union([paidListRef, z.array(paidEntry)], {
+      error: 'expected a list of globs and map references, or one map reference { "file", "export" | "path" }',
+    })
+    .default([])
+    .meta({
+      description:
+        'Globs of the paid test files, or references to where the repository lists them (each evaluated statically to a list of globs); the free ones are `include` minus `paid`.',
+    }),
   /** @example [{ "call": "runEval", "arg": 0, "property": "name" }, { "call": "describeIfSelected" }] */
   ids: z
     .array(testIdSchema)
@@ -255,5 +283,6 @@ export type ConfigInput = z.input<typeof configSchema>;
 /** The configuration with defaults applied. */
 export type Config = z.output<typeof configSchema>;
 export type MapRef = z.output<typeof touchfilesRef>;
+export type PaidListRef = z.output<typeof paidListRef>;
 export type RuleSetting = z.output<typeof ruleSettingSchema>;
 export type PresetName = (typeof PRESET_NAMES)[number];

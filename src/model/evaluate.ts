@@ -27,6 +27,8 @@ export interface EvalError {
   file: string;
   loc: Loc;
   message: string;
+  /** The export or dot path asked for does not exist (rather than existing and not evaluating). */
+  missing?: true;
 }
 
 export interface Evaluated {
@@ -286,7 +288,7 @@ export class Evaluator {
       const targetFacts = this.model.facts(target.path);
       if (targetFacts && exportsName(targetFacts.exports, name)) return this.exportValues(target.path, name, fact.loc, context, depth + 1);
     }
-    context.errors.push({ file, loc, message: `${file} has no export '${name}'` });
+    context.errors.push({ file, loc, message: `${file} has no export '${name}'`, missing: true });
     return [];
   }
 
@@ -299,7 +301,7 @@ export class Evaluator {
     for (const segment of path ? path.split('.') : []) {
       const next = value?.t === 'obj' ? value.entries.find((e) => e.key === segment)?.value : undefined;
       if (!next) {
-        errors.push({ file, loc: value?.loc ?? FILE_START, message: `${file} has no '${path}'` });
+        errors.push({ file, loc: value?.loc ?? FILE_START, message: `${file} has no '${path}'`, missing: true });
         return { value: null, errors, files: [file] };
       }
       value = next;

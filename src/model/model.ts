@@ -12,6 +12,7 @@ import { blobId } from '../repo/blob-id.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
+import { paidListRefFiles, resolvePaidList, type PaidList } from './paid-list.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
@@ -81,6 +82,7 @@ export class RepoModel {
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
   private selectionMemo: SelectionResult | null = null;
+  private paidListMemo: { list: PaidList; matches: (file: string) => boolean } | null = null;
   private testFileSetMemo: ReadonlySet<string> | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
@@ -162,13 +164,29 @@ export class RepoModel {
     return this.testFileSetMemo;
   }
 
+  /**
+   * `tests.paid` with its references to the repository's own list evaluated,
+   * once per run: every rule sees the same paid globs, and a reference that
+   * cannot be read is one problem.
+   */
+  paidList(): PaidList {
+    return this.paidMatcher().list;
+  }
+
+  private paidMatcher(): { list: PaidList; matches: (file: string) => boolean } {
+    if (this.paidListMemo) return this.paidListMemo;
+    const list = resolvePaidList(this);
+    this.paidListMemo = { list, matches: compileGlobs(list.globs) };
+    return this.paidListMemo;
+  }
+
   isPaidTest(file: string): boolean {
-    return compileGlobs(this.config.tests.paid)(file);
+    return this.paidMatcher().matches(file);
   }
 
   paidTestFiles(): string[] {
-    const paid = compileGlobs(this.config.tests.paid);
-    return this.testFiles().filter((file) => paid(file));
+    const { matches } = this.paidMatcher();
+    return this.testFiles().filter((file) => matches(file));
   }
 
   /** The evaluated maps and paid test ids, computed once per run and shared by the map rules and `select`. */
@@ -178,8 +196,8 @@ export class RepoModel {
   }
 
   freeTestFiles(): string[] {
-    const paid = compileGlobs(this.config.tests.paid);
-    return this.testFiles().filter((file) => !paid(file));
+    const { matches } = this.paidMatcher();
+    return this.testFiles().filter((file) => !matches(file));
   }
 
   /** The file's text, or null when it cannot be read (recorded as a problem); kept for the run unless `keep` is false. */
@@ -356,7 +374,7 @@ export class RepoModel {
    * is broken for every test that loads it, whatever the test uses of it.
    */
   private checkedFiles(): Set<string> {
-    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...(this.configFile === null ? [] : [this.configFile])];
+    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...paidListRefFiles(this.config), ...(this.configFile === null ? [] : [this.configFile])];
     const checked = new Set(roots);
     const queue = [...checked];
     for (let i = 0; i < queue.length; i++) {

@@ -176,6 +176,32 @@ describe('loadConfig errors', () => {
     );
   });
 
+  it('loads tests.paid as one map reference, or as a list mixing globs and references', async () => {
+    const single = await loadConfig({ cwd: repo({ 'tripwire.config.json': '{ "tests": { "paid": { "file": "test/helpers/suites.ts", "export": "PAID_SUITES" } } }' }) });
+    expect(single.config.tests.paid).toEqual({ file: 'test/helpers/suites.ts', export: 'PAID_SUITES' });
+    const mixed = await loadConfig({ cwd: repo({ 'tripwire.config.json': '{ "tests": { "paid": ["test/extra-*.test.ts", { "file": "test/suites.json", "path": "evals.paid" }] } }' }) });
+    expect(mixed.config.tests.paid).toEqual(['test/extra-*.test.ts', { file: 'test/suites.json', path: 'evals.paid' }]);
+  });
+
+  it('names a wrong type inside a tests.paid reference by its index', async () => {
+    const cwd = repo({ 'tripwire.config.json': '{ "tests": { "paid": ["test/extra-*.test.ts", { "file": "test/helpers/suites.ts", "export": 5 }] } }' });
+    const error = await loadError(cwd);
+    expect(error.message).toBe('tripwire.config.json: tests.paid[1].export: expected string, received number');
+  });
+
+  it('rejects a tests.paid reference with both export and path', async () => {
+    const cwd = repo({ 'tripwire.config.json': '{ "tests": { "paid": { "file": "test/suites.json", "export": "PAID", "path": "evals.paid" } } }' });
+    const error = await loadError(cwd);
+    expect(error.message).toBe('tripwire.config.json: tests.paid: set either "export" (a TS/JS binding) or "path" (a JSON/YAML dot path), not both');
+  });
+
+  it('says what tests.paid accepts when a value is neither a glob nor a reference', async () => {
+    const bare = await loadError(repo({ 'tripwire.config.json': '{ "tests": { "paid": "test/e2e-*.test.ts" } }' }));
+    expect(bare.message).toBe('tripwire.config.json: tests.paid: expected a list of globs and map references, or one map reference { "file", "export" | "path" }, received "test/e2e-*.test.ts"');
+    const item = await loadError(repo({ 'tripwire.config.json': '{ "tests": { "paid": ["test/e2e-*.test.ts", 3] } }' }));
+    expect(item.message).toBe('tripwire.config.json: tests.paid[1]: expected a glob string or a map reference { "file", "export" | "path" }, received 3');
+  });
+
   it('reports the union member a selfGate entry was closest to', async () => {
     const cwd = repo({ 'tripwire.config.json': '{ "tests": { "selfGate": [{ "env": "EVALS_TIER" }, { "call": "describeTier", "arg": -1 }] } }' });
     const error = await loadError(cwd);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { renderSchema } from '../../src/config/write-schema.js';
 
@@ -20,5 +21,17 @@ describe('schema.json', () => {
         },
       },
     });
+  });
+
+  it('accepts each form of tests.paid, and rejects a reference with both export and path', () => {
+    const validate = new Ajv2020.default({ strict: false }).compile(JSON.parse(renderSchema()));
+    const accepts = (paid: unknown): boolean => validate({ tests: { paid } });
+    expect(accepts(['test/e2e-*.test.ts'])).toBe(true);
+    expect(accepts({ file: 'test/helpers/suites.ts', export: 'PAID_SUITES' })).toBe(true);
+    expect(accepts({ file: 'test/suites.json', path: 'evals.paid' })).toBe(true);
+    expect(accepts(['test/extra-*.test.ts', { file: 'test/helpers/suites.ts', export: 'PAID_SUITES' }])).toBe(true);
+    expect(accepts({ file: 'test/suites.json', export: 'PAID', path: 'evals.paid' })).toBe(false);
+    expect(accepts(['test/e2e-*.test.ts', { file: 'test/helpers/suites.ts', exprt: 'PAID_SUITES' }])).toBe(false);
+    expect(accepts('test/e2e-*.test.ts')).toBe(false);
   });
 });
