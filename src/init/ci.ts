@@ -16,6 +16,8 @@ export interface CiStep {
   secrets: string[];
   /** The workflow triggers on `pull_request` or `pull_request_target`. */
   pullRequest: boolean;
+  /** The workflow runs on every change (`push`, `pull_request`, `pull_request_target`, `merge_group`), not only by hand or on a schedule. */
+  routine: boolean;
   /** 1-based line of the step in the workflow file. */
   line: number;
 }
@@ -64,6 +66,7 @@ function readWorkflow(file: string, source: string): CiStep[] {
   const jobs = mapping(workflow.jobs, 'jobs');
   // Under a `%YAML 1.1` directive the key `on` reads as the boolean true.
   const pullRequest = triggersOnPullRequest(workflow.on ?? workflow.true);
+  const routine = triggersOnChange(workflow.on ?? workflow.true);
   const workflowSecrets = secretsIn(workflow.env);
   const workflowCwd = defaultCwd(workflow, 'the workflow');
   const lineOf = (path: readonly (string | number)[]): number | null => {
@@ -94,6 +97,7 @@ function readWorkflow(file: string, source: string): CiStep[] {
         cwd: cwd === null ? '' : normalizeCwd(cwd),
         secrets: [...new Set([...jobSecrets, ...secretsIn(step.env), ...secretsIn(run)])].sort(),
         pullRequest,
+        routine,
         line: lineOf(['jobs', job, 'steps', index]) ?? lineOf(['jobs', job]) ?? 1,
       });
     });
@@ -122,9 +126,16 @@ function defaultCwd(owner: Mapping, what: string): string | null {
   return scalarText(mapping(defaults.run ?? {}, `defaults.run of ${what}`)['working-directory']);
 }
 
+function eventsOf(on: unknown): unknown[] {
+  return typeof on === 'string' ? [on] : Array.isArray(on) ? on : isMapping(on) ? Object.keys(on) : [];
+}
+
 function triggersOnPullRequest(on: unknown): boolean {
-  const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : isMapping(on) ? Object.keys(on) : [];
-  return events.some((event) => event === 'pull_request' || event === 'pull_request_target');
+  return eventsOf(on).some((event) => event === 'pull_request' || event === 'pull_request_target');
+}
+
+function triggersOnChange(on: unknown): boolean {
+  return eventsOf(on).some((event) => event === 'push' || event === 'pull_request' || event === 'pull_request_target' || event === 'merge_group');
 }
 
 /** Secret names in the `${{ … }}` expressions of a value (an env mapping, an env expression, a run text). */

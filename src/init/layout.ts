@@ -38,7 +38,7 @@ export interface Lane {
   weak: boolean;
   /** The directory of the package it runs in ('' for the root). */
   dir: string;
-  /** The script name that makes it paid (`test:int`), shared by the same suite across the workspace's packages. */
+  /** The suite a paid name gives it: the script name, or `integration` for every `int`/`integration` lane of the workspace's packages. */
   named?: string;
 }
 
@@ -93,7 +93,10 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
         const strong = names.find((name) => paidWords(name).strong);
         const named = strong ?? names.find((name) => paidWords(name).weak);
         const lane = laneOf(run, setsFor, named === undefined ? 'free' : 'paid', `${pkg.dir === '' ? '' : `${pkg.dir}: `}npm run ${script}`, named === undefined ? 'a script not named as a paid suite' : `\`${named}\` is named as a paid suite`);
-        lanes.push({ ...lane, weak: named !== undefined && strong === undefined, ...(named !== undefined && { named }) });
+        // The suite an integration lane belongs to, shared by the workspace's packages (`test:int` and `test:integration` alike); a package
+        // outside the workspace (a template, an environment project) is a suite of its own.
+        const family = strong === undefined && named !== undefined ? (nested.includes(pkg) ? `${pkg.dir}:integration` : 'integration') : named;
+        lanes.push({ ...lane, weak: named !== undefined && strong === undefined, ...(family !== undefined && { named: family }) });
       }
     }
   }
@@ -104,7 +107,13 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
     const secrets = step.secrets.filter((name) => paidEnv.has(name) || /_API_KEY$/.test(name));
     const label = `${step.workflow}:${step.line} job ${step.jobName ?? step.job}`;
     for (const run of runsOfText(ws, pkg, step.run)) {
-      lanes.push(laneOf(run, setsFor, secrets.length > 0 ? 'paid' : 'free', label, secrets.length > 0 ? `it receives ${secrets.join(', ')}` : 'it receives no API key'));
+      // A keyed step that runs the free scripts (`pnpm test`) runs the free suite with a key: a lane for the CI rule to judge, not a paid suite.
+      const scripts = run.scripts.map((key) => key.slice(key.indexOf(':') + 1));
+      const freeSuite = scripts.length > 0 && !scripts.some((name) => paidWords(name).strong || paidWords(name).weak);
+      // A keyless step proves a suite free only when it runs on every change; one started by hand or on a schedule may get its keys elsewhere.
+      if (secrets.length === 0 && !step.routine) continue;
+      const why = secrets.length === 0 ? 'it receives no API key' : freeSuite ? `it runs the free scripts, though it receives ${secrets.join(', ')}` : `it receives ${secrets.join(', ')}`;
+      lanes.push(laneOf(run, setsFor, secrets.length > 0 && !freeSuite ? 'paid' : 'free', label, why));
     }
   }
 

@@ -31,6 +31,7 @@ describe('readWorkflows', () => {
           cwd: '',
           secrets: [],
           pullRequest: false,
+          routine: true,
           line: 8,
         },
       ],
@@ -196,12 +197,26 @@ describe('readWorkflows', () => {
       '.github/workflows/e-yaml11.yml': ['%YAML 1.1', '---', 'on: pull_request', 'jobs:', '  a:', '    runs-on: ubuntu-latest', '    steps:', '      - run: npm test'].join('\n'),
     });
     expect(errors).toEqual([]);
-    expect(steps.map((step) => [step.workflow, step.pullRequest])).toEqual([
-      ['.github/workflows/a-string.yml', true],
-      ['.github/workflows/b-list.yml', true],
-      ['.github/workflows/c-map.yml', true],
-      ['.github/workflows/d-push.yml', false],
-      ['.github/workflows/e-yaml11.yml', true],
+    expect(steps.map((step) => [step.workflow, step.pullRequest, step.routine])).toEqual([
+      ['.github/workflows/a-string.yml', true, true],
+      ['.github/workflows/b-list.yml', true, true],
+      ['.github/workflows/c-map.yml', true, true],
+      ['.github/workflows/d-push.yml', false, true],
+      ['.github/workflows/e-yaml11.yml', true, true],
+    ]);
+  });
+
+  it('tells a workflow that runs on every change from one started by hand or on a schedule', () => {
+    const job = ['jobs:', '  a:', '    runs-on: ubuntu-latest', '    steps:', '      - run: npm test'];
+    const { steps } = read({
+      '.github/workflows/a-dispatch.yml': ['on: workflow_dispatch', ...job].join('\n'),
+      '.github/workflows/b-nightly.yml': ['on:', '  schedule:', "    - cron: '0 3 * * *'", ...job].join('\n'),
+      '.github/workflows/c-merge-queue.yml': ['on: [merge_group, workflow_dispatch]', ...job].join('\n'),
+    });
+    expect(steps.map((step) => [step.workflow, step.routine])).toEqual([
+      ['.github/workflows/a-dispatch.yml', false],
+      ['.github/workflows/b-nightly.yml', false],
+      ['.github/workflows/c-merge-queue.yml', true],
     ]);
   });
 
