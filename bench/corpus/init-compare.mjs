@@ -7,6 +7,8 @@
 import path from 'node:path';
 import { parse, printParseErrorCode } from 'jsonc-parser';
 import { configSchema } from '../../dist/src/config/schema.js';
+import { openFactCache } from '../../dist/src/facts/cache.js';
+import { RepoModel } from '../../dist/src/model/model.js';
 import { compileGlobs } from '../../dist/src/repo/glob.js';
 
 export const INIT_KEYS = ['include', 'paid', 'maps', 'ids'];
@@ -83,12 +85,12 @@ const idKey = (shape) => JSON.stringify({ call: shape.call, arg: shape.arg, prop
  * test files (include ∩ paid: a paid glob such as `tests/e2e/**` also matches
  * the helpers beside the tests, which are not paid tests).
  */
-export function compareInit({ inferred, corrected, files }) {
+export function compareInit({ inferred, corrected, files, root }) {
   const a = withDefaults(inferred, 'the config init printed');
   const b = withDefaults(corrected, 'the corrected config');
   const testsOf = (config) => {
     const include = compileGlobs(config.tests.include);
-    const paid = compileGlobs(config.tests.paid);
+    const paid = compileGlobs(paidGlobs(config, files, root));
     const tests = files.filter((file) => include(file));
     return { tests, paid: tests.filter((file) => paid(file)) };
   };
@@ -106,6 +108,19 @@ export function compareInit({ inferred, corrected, files }) {
   const correct = Object.fromEntries(INIT_KEYS.map((key) => [key, diff[key] === undefined]));
   correct.all = INIT_KEYS.every((key) => correct[key]);
   return { correct, diff };
+}
+
+/**
+ * The globs of `tests.paid`: the literal ones, and those of the repository's own list when it is a
+ * reference (`{ "file", "export" }`), read by check's own model (statically, never run).
+ */
+function paidGlobs(config, files, root) {
+  const entries = Array.isArray(config.tests.paid) ? config.tests.paid : [config.tests.paid];
+  if (entries.every((entry) => typeof entry === 'string')) return entries;
+  const model = new RepoModel({ root, config, configFile: null, files, cache: openFactCache({ root, version: 'corpus', enabled: false }) });
+  const list = model.paidList();
+  if (list.problems.length > 0) throw new Error(`tests.paid cannot be read: ${list.problems.map((problem) => problem.message).join('; ')}`);
+  return list.globs;
 }
 
 /** "yes", or "no (include, paid)": the keys that differ. */

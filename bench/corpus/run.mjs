@@ -172,7 +172,7 @@ function initComparison(entry, dir) {
     const inferred = configFromInitOutput(child.stdout);
     const corrected = parseJsonc(readFileSync(path.join(CORPUS, entry.config), 'utf8'), entry.config);
     const files = git(dir, ['ls-files', '-z']).split('\0').filter((file) => file !== '');
-    return { inferred, ...compareInit({ inferred, corrected, files }), ms };
+    return { inferred, ...compareInit({ inferred, corrected, files, root: dir }), ms };
   } catch (error) {
     const correct = { ...Object.fromEntries(INIT_KEYS.map((key) => [key, false])), all: false };
     return { inferred: null, error: error instanceof Error ? error.message : String(error), correct, diff: {}, ms };

@@ -11,9 +11,10 @@ import { compileGlobs } from '../repo/glob.js';
 import { PACKAGE_NAME, VERSION } from '../version.js';
 import { coverFiles, inFixture, rootsOf } from './globs.js';
 import { inferIds, type ShapeStats } from './ids.js';
-import { escapeGlob, inferMaps, type MapRefOut } from './maps.js';
+import { escapeGlob, findPaidList, inferMaps, type MapRefOut } from './maps.js';
 import { inferPaid } from './paid.js';
 import { detectWorkspace, type Lane, type WorkspaceLayout } from './layout.js';
+import { runnerScriptLanes } from './runner-scripts.js';
 import { RUNNER_LABELS } from './runners.js';
 import { scanRepository, type RepoScan } from './scan.js';
 import { inferShipped } from './shipped.js';
@@ -64,16 +65,24 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   const include = proposeInclude(scan, layout);
   const outsideWarning = outside.length === 0 ? [] : [`${outside.length} ${outside.length === 1 ? 'file' : 'files'} that the touchfile map names ${outside.length === 1 ? 'declares' : 'declare'} tests that no runner configuration includes, e.g. ${outside[0] ?? ''}: included, and paid`];
   items.push({ key: 'tests.include', value: include.globs.join(', ') || '(the default)', why: [include.why], warnings: [...include.warnings, ...outsideWarning] });
+  // A paid script that runs a program of the repository's own, which picks its suites from a list of globs: a lane too.
+  layout.lanes.push(...runnerScriptLanes(model, layout.packages, layout.testFiles));
   const paid = inferPaid(model, layout, maps.namedTests);
   items.push(lanesItem(layout, paid.paidLanes), paidItem(paid));
 
   const ids = inferIds(model, paid.files, maps.keys, maps.tierWords);
   const config: ConfigInput = { $schema: schemaLocation(root) };
   const selfGate = [...ids.selfGate.env.map((e) => ({ env: e.name })), ...ids.selfGate.shapes.map((s) => ({ call: s.shape.call, arg: s.shape.arg }))];
+  // Where the repository keeps its paid globs in a list of its own, tests.paid points at that list.
+  const paidList = findPaidList(model, layout.testFiles, paid.files);
+  if (paidList) {
+    const at = `${paidList.ref.file}${paidList.ref.export === undefined ? '' : ` ${paidList.ref.export}`}${paidList.ref.path === undefined ? '' : ` ${paidList.ref.path}`}`;
+    items.push({ key: 'tests.paid', value: at, why: [`${paidList.label} (${paidList.ref.file}) names exactly the ${paid.files.length} paid test ${paid.files.length === 1 ? 'file' : 'files'}: the repository's own list, so that narrowing it is what check sees`], warnings: [] });
+  }
   const testsConfig = {
     // No test file found: the schema's default include stays, rather than an empty list that matches nothing.
     ...(include.globs.length > 0 && { include: include.globs }),
-    ...(paid.globs.length > 0 && { paid: paid.globs }),
+    ...(paidList ? { paid: refOf(paidList.ref) } : paid.globs.length > 0 && { paid: paid.globs }),
     ...(ids.ids.length > 0 && { ids: ids.ids.map((s) => s.shape) }),
     ...(selfGate.length > 0 && { selfGate }),
   };

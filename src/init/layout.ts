@@ -14,7 +14,7 @@ const PAID_WORD = /^(?:evals?|e2e|live|paid|llm)$/i;
 /** Words that also name suites against local services (`test:int`, `integration`): such a lane is paid only when one of its files shows it. */
 const WEAK_PAID_WORD = /^(?:int|integration)$/i;
 
-function paidWords(script: string): { strong: boolean; weak: boolean } {
+export function paidWords(script: string): { strong: boolean; weak: boolean } {
   const words = script.split(/[:_.-]/);
   return { strong: words.some((word) => PAID_WORD.test(word)), weak: words.some((word) => WEAK_PAID_WORD.test(word)) };
 }

@@ -158,6 +158,25 @@ function dataObjects(value: Value, path: string[], depth: number): { path: strin
   return out;
 }
 
+/**
+ * The repository's own list of its paid globs: an exported array of globs
+ * (or one in a data file) that names exactly the paid test files, e.g. the
+ * list a runner reads to choose its live suites. `tests.paid` then points at
+ * it, so that narrowing the list is what check sees.
+ */
+export function findPaidList(model: RepoModel, testFiles: readonly string[], paidFiles: readonly string[]): { ref: MapRefOut; label: string; globs: string[] } | null {
+  if (paidFiles.length === 0) return null;
+  const paid = new Set(paidFiles);
+  for (const candidate of collectCandidates(model, new Set(testFiles))) {
+    const globs = stringItems(candidate.value);
+    if (globs === null || globs.length === 0 || !globs.every((glob) => /[*/]/.test(glob))) continue;
+    const matches = compileGlobs(globs);
+    const named = testFiles.filter((file) => matches(file));
+    if (named.length === paid.size && named.every((file) => paid.has(file))) return { ref: candidate.ref, label: candidate.label, globs };
+  }
+  return null;
+}
+
 function stringItems(value: Value): string[] | null {
   if (value.t !== 'arr') return null;
   const out: string[] = [];

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
@@ -283,5 +283,34 @@ describe('node-test-nested-package: root `node --test test/`; compat/ (not a wor
     expect(layout.check.stderr).toBe('');
     expect(layout.check.findings).toEqual([]);
     expect(layout.check.code).toBe(0);
+  });
+});
+
+describe('init on a harness that keeps its paid globs in an exported array its runner reads', () => {
+  let dir: string;
+  let run: CliRun;
+  beforeAll(() => {
+    dir = fixtureRepo('init/paid-list-export');
+    temps.push(dir);
+    run = runCli(['init', '--no-cache'], dir);
+  });
+
+  it('finds the suites through the program `test:llm` runs, and points tests.paid at the repository\'s own list', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('scripts/run-llm-suites.ts starts the suites of LLM_SUITES (test/helpers/suites.ts)');
+    const config: WrittenConfig = JSON.parse(readFileSync(join(dir, 'tripwire.config.json'), 'utf8'));
+    expect(config.tests).toEqual({ include: ['test/**/*.test.ts'], paid: { file: 'test/helpers/suites.ts', export: 'LLM_SUITES' } });
+    const check = runCli(['check', '--no-cache', '--format', 'json'], dir);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+  });
+
+  it('so that narrowing the list is what check sees: the suite it no longer names is a free test reaching a paid call', () => {
+    writeFileSync(join(dir, 'test/helpers/suites.ts'), "export const LLM_SUITES = ['test/llm-define.test.ts'];\nexport const UNIT_SUITES = ['test/glossary.test.ts'];\n");
+    const check = runCli(['check', '--no-cache', '--format', 'json'], dir);
+    const report: { findings: Checked['findings'] } = JSON.parse(check.stdout);
+    expect(report.findings.map((f) => [f.ruleId, f.messageId, f.file, f.line])).toEqual([['no-paid-calls-in-free-tests', 'paidImport', 'test/llm-consistency.test.ts', 1]]);
+    expect(check.code).toBe(1);
   });
 });
