@@ -1,6 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { blobId, fileBlobId } from './blob-id.js';
 import { createBlobReader, findGitRoot, simpleGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
@@ -105,23 +107,23 @@ export async function changedFiles(root: string, dir: string, options: ChangedFi
   // --no-relative: a user's diff.relative setting would make names relative to the cwd.
   const diff = ['diff', '--name-only', '-z', '--no-renames', '--no-relative', '--no-ext-diff'];
 
-  const outputs: Promise<string>[] = [];
+  const names: Promise<string[]>[] = [];
   if (options.base === undefined) {
-    // Without a commit, `diff --cached` compares with HEAD, or with nothing on an unborn branch.
-    outputs.push(git.raw([...diff, '--cached', ...pathspec]));
+    // Without a commit, `diff --cached` compares with HEAD, or with nothing on an unborn branch. (Index against a tree: git writes nothing.)
+    names.push(git.raw([...diff, '--cached', ...pathspec]).then(splitNul));
   } else {
     const base = await resolveBase(root, options.base);
     if (options.staged === true) {
-      outputs.push(git.raw([...diff, '--cached', base, ...pathspec]));
+      names.push(git.raw([...diff, '--cached', base, ...pathspec]).then(splitNul));
     } else {
-      outputs.push(git.raw([...diff, base, ...pathspec]));
-      outputs.push(git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]));
+      names.push(workTreeChanges(git, root, base, pathspec, false).then((entries) => entries.flatMap((entry) => (entry.oldPath === undefined ? [entry.path] : [entry.oldPath, entry.path]))));
+      names.push(git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]).then(splitNul));
     }
   }
 
   const files = new Set<string>();
-  for (const output of await Promise.all(outputs)) {
-    for (const fullName of splitNul(output)) {
+  for (const output of await Promise.all(names)) {
+    for (const fullName of output) {
       // An untracked nested repository is listed as `dir/`: it is not a file.
       if (fullName.endsWith('/')) continue;
       files.add(prefix === '' ? fullName : fullName.slice(prefix.length + 1));
@@ -147,35 +149,84 @@ export async function diffChanges(root: string, dir: string, mergeBase: string, 
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = simpleGit({ baseDir: root });
-  const diff = ['diff', '--name-status', '-z', '-M', '--no-relative', '--no-ext-diff', ...(options.staged === true ? ['--cached'] : []), mergeBase, ...pathspec];
-  const [statusOutput, untrackedOutput] = await Promise.all([
-    git.raw(diff),
+  const [entries, untrackedOutput] = await Promise.all([
+    options.staged === true ? git.raw(['diff-index', '--cached', '--raw', '-z', '-M', ...NO_USER_DIFF, mergeBase, ...pathspec]).then(parseRaw) : workTreeChanges(git, root, mergeBase, pathspec, true),
     options.staged === true ? Promise.resolve('') : git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
   ]);
   const local = (fullName: string): string | null => (prefix === '' ? fullName : fullName.startsWith(`${prefix}/`) ? fullName.slice(prefix.length + 1) : null);
   const changes: FileChange[] = [];
-  const fields = splitNul(statusOutput);
-  for (let i = 0; i < fields.length; i++) {
-    const status = fields[i] ?? '';
-    if (status.startsWith('R') || status.startsWith('C')) {
-      const from = local(fields[i + 1] ?? '');
-      const to = local(fields[i + 2] ?? '');
-      i += 2;
-      if (to === null) continue;
-      if (status.startsWith('C') || from === null) changes.push({ status: 'added', path: to });
+  for (const entry of entries) {
+    const to = local(entry.path);
+    if (to === null) continue;
+    if (entry.status === 'R' || entry.status === 'C') {
+      const from = local(entry.oldPath ?? '');
+      if (entry.status === 'C' || from === null) changes.push({ status: 'added', path: to });
       else changes.push({ status: 'renamed', path: to, oldPath: from });
       continue;
     }
-    const path = local(fields[i + 1] ?? '');
-    i += 1;
-    if (path === null) continue;
-    changes.push({ status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified', path });
+    changes.push({ status: entry.status === 'A' ? 'added' : entry.status === 'D' ? 'deleted' : 'modified', path: to });
   }
   for (const fullName of splitNul(untrackedOutput)) {
     const path = local(fullName);
     if (path !== null && !fullName.endsWith('/')) changes.push({ status: 'added', path });
   }
   return changes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Options that keep a user's diff configuration out of plumbing output. */
+const NO_USER_DIFF = ['--no-ext-diff'];
+const NULL_ID = /^0+$/;
+
+interface RawEntry {
+  status: string;
+  path: string;
+  oldPath?: string;
+  oldId: string;
+  newId: string;
+}
+
+/** `git diff-index --raw -z` / `diff-files` output: `:mode mode id id status\0path\0[path\0]`. */
+function parseRaw(output: string): RawEntry[] {
+  const fields = splitNul(output);
+  const out: RawEntry[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const header = fields[i] ?? '';
+    if (!header.startsWith(':')) continue;
+    const [, , oldId = '', newId = '', rawStatus = ''] = header.slice(1).split(' ');
+    const status = rawStatus.charAt(0);
+    if (status === 'R' || status === 'C') {
+      out.push({ status, oldPath: fields[i + 1] ?? '', path: fields[i + 2] ?? '', oldId, newId });
+      i += 2;
+    } else {
+      out.push({ status, path: fields[i + 1] ?? '', oldId, newId });
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * What differs between a tree and the work tree, read with plumbing that never
+ * writes the index (`git diff` refreshes stale stat data in `.git/index`; a
+ * check must not touch the repository). `diff-index` trusts the index's stat
+ * data, so a file whose stat is stale is listed though its content is the
+ * tree's: such an entry is dropped when the file's blob id equals the tree's.
+ */
+async function workTreeChanges(git: SimpleGit, root: string, tree: string, pathspec: readonly string[], renames: boolean): Promise<RawEntry[]> {
+  const entries = parseRaw(await git.raw(['diff-index', '--raw', '-z', renames ? '-M' : '--no-renames', ...NO_USER_DIFF, tree, ...pathspec]));
+  return entries.filter((entry) => {
+    if (entry.status !== 'M' || !NULL_ID.test(entry.newId)) return true;
+    return workTreeBlobId(path.join(root, entry.path)) !== entry.oldId;
+  });
+}
+
+/** The blob id git would give the work tree's entry: a link's target text, a file's bytes. */
+function workTreeBlobId(file: string): string | null {
+  try {
+    return lstatSync(file).isSymbolicLink() ? blobId(readlinkSync(file)) : fileBlobId(file);
+  } catch {
+    return null;
+  }
 }
 
 /** The text of each path (relative to `dir`) at `rev`, read through one `git cat-file --batch`; missing paths are left out. */
@@ -225,7 +276,13 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const [indexed, unstaged, head] = await Promise.all([
     git.raw(['ls-files', '-z', '-s', '-t', '--cached', ...pathspec]),
-    git.raw(['diff', '-z', '--name-only', '--no-relative', '--no-ext-diff', ...pathspec]),
+    // Index against work tree with plumbing (never refreshes the index); a stale-stat entry whose content equals the index is dropped.
+    git.raw(['diff-files', '--raw', '-z', ...NO_USER_DIFF, ...pathspec]).then((output) =>
+      parseRaw(output)
+        .filter((entry) => entry.status !== 'M' || workTreeBlobId(path.join(root, entry.path)) !== entry.oldId)
+        .map((entry) => entry.path)
+        .join('\0'),
+    ),
     attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
   ]);
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
