@@ -20,6 +20,10 @@ export interface ShapeStats {
   /** Sites with a literal at that position. */
   literals: number;
   files: Set<string>;
+  /** The known keys its sites pass. */
+  keys: Set<string>;
+  /** Sites that also pass a function: the call wraps a test body. */
+  wrapping: number;
 }
 
 export interface IdsInference {
@@ -62,7 +66,7 @@ export function inferIds(model: RepoModel, paidFiles: readonly string[], keys: R
   }
   const kept = (stats: Map<string, ShapeStats>): ShapeStats[] =>
     [...stats.values()].filter((s) => s.hits > 0 && s.hits * 2 >= s.literals).sort((a, b) => b.hits - a.hits || a.shape.call.localeCompare(b.shape.call));
-  const idShapes = kept(ids);
+  const idShapes = oneShapePerId(kept(ids));
   const idKeys = new Set(idShapes.map((s) => shapeKey(s.shape)));
   // A tier helper takes the tier and nothing that is an id; an id helper is never a gate.
   const gateShapes = kept(gates).filter((s) => s.shape.property === undefined && !idKeys.has(shapeKey(s.shape)));
@@ -71,13 +75,33 @@ export function inferIds(model: RepoModel, paidFiles: readonly string[], keys: R
 
 function tally(stats: Map<string, ShapeStats>, site: Site, file: string, known: (value: string) => boolean): void {
   const key = shapeKey(site.shape);
-  const entry = stats.get(key) ?? { shape: site.shape, hits: 0, literals: 0, files: new Set<string>() };
+  const entry = stats.get(key) ?? { shape: site.shape, hits: 0, literals: 0, files: new Set<string>(), keys: new Set<string>(), wrapping: 0 };
   entry.literals++;
-  if (site.values.some(known)) {
+  if (site.wraps) entry.wrapping++;
+  const hits = site.values.filter(known);
+  if (hits.length > 0) {
     entry.hits++;
     entry.files.add(file);
+    for (const value of hits) entry.keys.add(value);
   }
   stats.set(key, entry);
+}
+
+/**
+ * One shape per id: the calls that wrap a test body (`describeEval('id', () => …)`) first, then the others only for ids
+ * no kept shape carries. A result store's `recordResult('id', score)` inside the same test is not a second declaration,
+ * which would report each missing id twice.
+ */
+function oneShapePerId(shapes: readonly ShapeStats[]): ShapeStats[] {
+  const ordered = [...shapes].sort((a, b) => Number(b.wrapping * 2 >= b.literals) - Number(a.wrapping * 2 >= a.literals));
+  const covered = new Set<string>();
+  const out: ShapeStats[] = [];
+  for (const shape of ordered) {
+    if ([...shape.keys].every((key) => covered.has(key))) continue;
+    out.push(shape);
+    for (const key of shape.keys) covered.add(key);
+  }
+  return out.sort((a, b) => b.hits - a.hits || a.shape.call.localeCompare(b.shape.call));
 }
 
 export function shapeKey(shape: CallShape): string {
