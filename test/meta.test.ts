@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
-import { check } from '../src/check.js';
+import { check, CORE_RULES } from '../src/check.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { makeGitRepo } from './support/repo.js';
 
@@ -121,4 +121,15 @@ describe('the rule registry', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(RULE_IDS.filter((id) => ids.includes(id)));
   });
+});
+
+describe('the core checks\' documentation (rules/core-checks.md)', () => {
+  const text = readFileSync(join(PACKAGE_ROOT, 'rules', 'core-checks.md'), 'utf8');
+  for (const [id, core] of Object.entries(CORE_RULES)) {
+    it(`has a section for ${id} listing exactly its message ids`, () => {
+      const section = new RegExp(`\\n## ${id}\\n([\\s\\S]*?)(?:\\n## |$)`).exec(text)?.[1] ?? '';
+      const listed = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]);
+      expect(listed.sort()).toEqual(Object.keys(core.messages).sort());
+    });
+  }
 });

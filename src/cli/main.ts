@@ -190,7 +190,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       summary: result.summary,
       rules: [
         ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
-        ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}README.md#${id}`, messages: core.messages })),
+        ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}core-checks.md#${id}`, messages: core.messages })),
       ],
     };
     probe?.store(verdict, result.outsideInputs);
@@ -212,11 +212,24 @@ async function explainCommand(argv: string[], io: Io): Promise<number> {
   const id = positionals[0];
   if (id === undefined) throw new UsageError(`explain needs a rule id (known: ${RULE_IDS.join(', ')})`);
   const { rules } = await import('../../rules/index.js');
+  const { CORE_RULES } = await import('../check.js');
+  if (id in CORE_RULES) {
+    io.stdout(coreSection(readFileSync(join(PACKAGE_ROOT, 'rules', 'core-checks.md'), 'utf8'), id));
+    return 0;
+  }
   if (!rules.some((rule) => rule.id === id)) {
-    throw new UsageError(RULE_IDS.some((known) => known === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}' (known: ${rules.map((r) => r.id).join(', ')})`);
+    throw new UsageError(RULE_IDS.some((known) => known === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}' (known: ${[...rules.map((r) => r.id), ...Object.keys(CORE_RULES)].join(', ')})`);
   }
   io.stdout(readFileSync(join(PACKAGE_ROOT, 'rules', `${id}.md`), 'utf8'));
   return 0;
+}
+
+/** The `## id` section of the core checks' documentation, with its title line. */
+function coreSection(doc: string, id: string): string {
+  const start = doc.indexOf(`\n## ${id}\n`);
+  if (start === -1) return doc;
+  const end = doc.indexOf('\n## ', start + 1);
+  return `# ${id} (a core check)\n${doc.slice(start + `\n## ${id}\n`.length, end === -1 ? undefined : end + 1)}`;
 }
 
 function writeAtomically(file: string, text: string): void {

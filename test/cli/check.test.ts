@@ -197,4 +197,22 @@ describe('tripwire explain', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^# no-paid-calls-in-free-tests\n/);
   });
+
+  it('prints a core check\'s section, whose SARIF helpUri names that documentation (issue 15, defect 11)', () => {
+    const dir = makeGitRepo(CLEAN);
+    const run = runCli(['explain', 'parse-error'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^# parse-error \(a core check\)\n/);
+    expect(run.stdout).toContain('`parseError`');
+    expect(run.stdout).not.toContain('## read-error');
+    const sarif = JSON.parse(runCli(['check', '--no-cache', '--format', 'sarif'], dir).stdout) as { runs: { tool: { driver: { rules: { id: string; helpUri?: string }[] } } }[] };
+    const rules = sarif.runs[0]?.tool.driver.rules ?? [];
+    expect(rules.find((rule) => rule.id === 'parse-error')?.helpUri).toMatch(/\/rules\/core-checks\.md#parse-error$/);
+  });
+
+  it('names the core checks among the known ids when the id is unknown', () => {
+    const run = runCli(['explain', 'parse-eror'], makeGitRepo(CLEAN));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('parse-error');
+  });
 });
