@@ -51,7 +51,8 @@ export default createRule({
       for (const ref of refs) {
         const files = mapFiles.get(mapLabel(ref)) ?? [ref.file];
         // The file the config names, a module it re-exports through, or the defining file: any of them counts.
-        if (files.some((file) => matches(file)) || reported.has(ref.file)) continue;
+        // A map file that does not exist is reported as such (missingMapFile), once: no second finding that the list misses it.
+        if (!model.fileSet.has(ref.file) || files.some((file) => matches(file)) || reported.has(ref.file)) continue;
         reported.add(ref.file);
         findings.push({ messageId: 'mapFileNotGlobal', file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.` });
       }

@@ -37,6 +37,12 @@ export interface Selection {
   globals: Located<string>[] | null;
   /** Every id that a paid test file declares or registers. */
   paidIds: PaidTestId[];
+  /**
+   * False when a configured touchfile map (or the tier map) could not be read as a whole (its file missing, its value not an
+   * object): what it would have said is unknown, so "no entry for this id" and its kin are not reported on top of that one finding.
+   */
+  touchfilesComplete?: boolean;
+  tiersComplete?: boolean;
 }
 
 export interface SelectedId {

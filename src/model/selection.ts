@@ -82,8 +82,10 @@ export function computeSelection(model: RepoModel): SelectionResult {
   };
 
   const touchfiles: TouchfileEntry[] = [];
+  let touchfilesComplete = true;
   for (const ref of touchfileRefs(model.config)) {
     const value = readMap('touchfiles-cover-paid-tests', ref);
+    if (value === null || value.t !== 'obj') touchfilesComplete = false;
     if (value === null) continue;
     if (value.t !== 'obj') {
       problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileMap', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
@@ -105,9 +107,11 @@ export function computeSelection(model: RepoModel): SelectionResult {
   }
 
   let tiers: Map<string, Located<string | null>> | null = null;
+  let tiersComplete = true;
   if (maps?.tiers) {
     const value = readMap('tiers-cover-paid-tests', maps.tiers);
     tiers = new Map();
+    if (value === null || value.t !== 'obj') tiersComplete = false;
     if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'malformedTierMap', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
       if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
@@ -128,8 +132,8 @@ export function computeSelection(model: RepoModel): SelectionResult {
     if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', messageId: 'malformedGlobals', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
   }
 
-  const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems);
-  return { selection: { touchfiles, tiers, globals, paidIds }, problems, mapFiles, selfGates, globalsAt };
+  const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems, touchfilesComplete);
+  return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete }, problems, mapFiles, selfGates, globalsAt };
 }
 
 /** Whether a file is one whose test ids the configuration declares intentionally dynamic. */
@@ -148,7 +152,7 @@ function stringList(value: Value): Located<string>[] | null {
   return out;
 }
 
-function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: readonly TouchfileEntry[], problems: SelectionProblem[]): { paidIds: PaidTestId[]; selfGates: Map<string, Located<string>[]> } {
+function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: readonly TouchfileEntry[], problems: SelectionProblem[], touchfilesComplete: boolean): { paidIds: PaidTestId[]; selfGates: Map<string, Located<string>[]> } {
   const { ids: idShapes, selfGate } = model.config.tests;
   const tierValues = new Set(model.config.maps?.tiers?.values ?? ['gate', 'periodic']);
   const gateEnv = new Set(selfGate.flatMap((gate) => ('env' in gate ? [gate.env] : [])));
@@ -212,7 +216,8 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
       declared.add(entry.key.value);
       paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
     }
-    if (paidIds.length === before && !problemFiles.has(file)) {
+    // A map that could not be read may register the file: its absence from the others proves nothing.
+    if (paidIds.length === before && !problemFiles.has(file) && touchfilesComplete) {
       addProblem('noTestId', file, FILE_START, `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}`);
     }
 
