@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { UsageError } from '../errors.js';
+import { warnCacheRefused } from './cache-warning.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
 import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
@@ -183,7 +184,8 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     verdict = probe.hit;
   } else {
     const { CORE_RULES, run, severityOf } = await import('../check.js');
-    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }) });
+    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
+    warnCacheRefused(io, result.cacheRefused);
     verdict = {
       root: result.root,
       findings: result.findings,
