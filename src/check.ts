@@ -3,7 +3,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
-import { applyBaseline, writeBaseline } from './baseline.js';
+import { applyBaseline, writeBaseline, type AddedEntry } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
 import type { Config, PresetName, RuleSetting } from './config/schema.js';
@@ -50,6 +50,10 @@ export const CORE_RULES = {
       unevaluablePaidList: { description: 'The referenced list cannot be evaluated statically (a call, a mutable binding, a name it cannot follow): the node is named.' },
       malformedPaidList: { description: 'The referenced value is not a list of string literals.' },
     },
+  },
+  'baseline-growth': {
+    description: 'With --base: the change adds an entry to the baseline (or raises its count). A change cannot accept its own finding: the added entry suppresses nothing, and the baseline only shrinks in a change.',
+    messages: { baselineEntryAdded: { description: 'A baseline entry that the baseline at the merge base did not hold; reported at the entry, and the finding it would hide is reported too.' } },
   },
   'invalid-suppression': {
     description: 'A tripwire-disable comment without a reason, or naming an unknown rule.',
@@ -188,7 +192,14 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   let known = { kept: findings, baselined: 0, fixed: 0 };
   let baselineWritten: number | undefined;
   if (options.updateBaseline === true) baselineWritten = writeBaseline(model, findings, baselineFile);
-  else if (options.baseline !== false) known = applyBaseline(model, findings, baselineFile);
+  else if (options.baseline !== false) {
+    // With --base the change is compared with its merge base: only what the baseline held there is known.
+    const atBase = options.base !== undefined && model.diff ? textAtBase(model, baselineFile) : undefined;
+    const applied = applyBaseline(model, findings, baselineFile, atBase);
+    const ruleIds = new Set([...selected.map((s) => s.rule.id), ...Object.keys(CORE_RULES)]);
+    const grown = applied.added.filter((added) => ruleIds.has(added.entry.ruleId)).map((added) => grownFinding(baselineFile, added));
+    known = { ...applied, kept: [...applied.kept, ...grown] };
+  }
   const affected = options.staged === true && model.diff ? known.kept.filter(affectedBy(model, model.diff.changes)) : known.kept;
   // With --staged the staged change already narrows what is reported; the file list a hook
   // tool passes (lint-staged) would hide a test that a staged helper broke.
@@ -214,6 +225,27 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     outsideInputs: outsideInputs(model),
     cacheRefused,
   };
+}
+
+/**
+ * The text `file` (as named now) had at the merge base of `--base`; null
+ * where it did not exist. A file git does not list (ignored) and the diff does
+ * not name was never committed there: tracked at the base and ignored now, it
+ * would be a deletion.
+ */
+function textAtBase(model: RepoModel, file: string): string | null {
+  const change = model.diff?.changes.find((c) => c.path === file);
+  if (change) return change.status === 'added' ? null : model.oldText(change.oldPath ?? change.path);
+  return model.fileSet.has(file) ? model.text(file) : null;
+}
+
+function grownFinding(file: string, added: AddedEntry): Finding {
+  const { entry } = added;
+  const kind = 'messageId' in entry ? `${entry.ruleId}/${entry.messageId}` : entry.ruleId;
+  const what = added.added === entry.count ? 'adds a baseline entry' : `raises by ${added.added} the count of the baseline entry`;
+  const message = `this change ${what} for ${kind} in ${entry.file}: a change cannot accept its own finding, so the entry suppresses nothing. Fix the finding and drop the entry; the baseline only shrinks in a change.`;
+  const related = added.unsuppressed.map((finding) => ({ file: finding.file, line: finding.line, column: finding.column, message: 'the finding the entry would hide' }));
+  return toFinding('baseline-growth', 'baselineEntryAdded', 'error', file, added.loc, message, related);
 }
 
 function outsideInputs(model: RepoModel): Map<string, string | null> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
-import { check } from '../src/check.js';
+import { check, CORE_RULES } from '../src/check.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { makeGitRepo } from './support/repo.js';
 
@@ -120,5 +120,16 @@ describe('the rule registry', () => {
     const ids = rules.map((rule) => rule.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(RULE_IDS.filter((id) => ids.includes(id)));
+  });
+});
+
+describe('the core checks', () => {
+  it('are each named in the README with every message id they report', () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('Besides the rules, tripwire reports'), readme.indexOf('Every finding carries a **message id**'));
+    for (const [id, core] of Object.entries(CORE_RULES)) {
+      expect(section, id).toContain(`\`${id}\``);
+      for (const messageId of Object.keys(core.messages)) expect(section, messageId).toContain(`\`${messageId}\``);
+    }
   });
 });

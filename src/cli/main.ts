@@ -34,8 +34,8 @@ Options for check:
                          "tripwire" key of package.json, in the repository root)
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
-  --base REF             also check what the diff since the merge base with REF removed
-                         or re-pinned (needs the history: fetch-depth 0 in CI)
+  --base REF             also check what the diff since the merge base with REF removed,
+                         re-pinned or added to the baseline (needs the history: fetch-depth 0 in CI)
   --staged               check the index (what the next commit holds), not the work tree,
                          and report only what the staged change can affect (hooks)
   --update-baseline      record every current finding as known (.tripwire/baseline.json)
