@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
 import { ConfigError } from './config/errors.js';
 import type { RepoModel } from './model/model.js';
-import type { Finding } from './types.js';
+import { FILE_START, lineIndex, rangeLoc } from './model/positions.js';
+import type { Finding, Loc } from './types.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 
@@ -34,30 +36,120 @@ export function fingerprint(model: RepoModel, finding: Finding): string {
   return createHash('sha1').update(`${finding.ruleId}\0${finding.file}\0${message}\0${lineText}`).digest('hex').slice(0, 16);
 }
 
+/** A baseline entry the change being checked added (or whose count it raised): it suppresses nothing. */
+export interface AddedEntry {
+  entry: BaselineEntry;
+  /** Where the entry is in the baseline file. */
+  loc: Loc;
+  /** How many of the findings it counts the change added. */
+  added: number;
+  /** The findings the added part would have hidden, reported instead. */
+  unsuppressed: Finding[];
+}
+
 export interface BaselineResult {
   kept: Finding[];
   baselined: number;
   /** Baseline entries that match nothing any more: the baseline can shrink. */
   fixed: number;
+  /** With a base to compare with: the entries the change added. */
+  added: AddedEntry[];
 }
 
-/** Drops the findings the baseline knows (as many of each as it recorded). A missing baseline file knows nothing. */
-export function applyBaseline(model: RepoModel, findings: readonly Finding[], file: string): BaselineResult {
-  const entries = readBaseline(model.root, file);
-  if (entries === null) return { kept: [...findings], baselined: 0, fixed: 0 };
-  const budget = new Map(entries.map((entry) => [key(entry.ruleId, messageIdOf(entry), entry.file, entry.fingerprint), entry.count]));
+/**
+ * Drops the findings the baseline knows (as many of each as it recorded). A
+ * missing baseline file knows nothing. With `atBase` (`--base`: the
+ * baseline's text at the merge base, null where it did not exist), only what
+ * the baseline already held there suppresses anything: a change cannot accept
+ * its own finding, so in a change the baseline only shrinks, and every entry
+ * (or count) it added is returned in `added`.
+ */
+export function applyBaseline(model: RepoModel, findings: readonly Finding[], file: string, atBase?: string | null): BaselineResult {
+  const current = readBaselineFile(model.root, file);
+  if (current === null) return { kept: [...findings], baselined: 0, fixed: 0, added: [] };
+  const { entries, text } = current;
+  const allowed = atBase === undefined ? null : allowance(atBase === null ? [] : (parseBaselineAtBase(atBase) ?? []));
+  const budget = new Map<string, number>();
+  /** Per key, the part of its count the change added, and where that entry is. */
+  const grown = new Map<string, AddedEntry>();
+  const locate = locator(text);
+  for (const [index, entry] of entries.entries()) {
+    const k = key(entry.ruleId, messageIdOf(entry), entry.file, entry.fingerprint);
+    const held = allowed === null ? entry.count : allowed(entry);
+    budget.set(k, (budget.get(k) ?? 0) + held);
+    if (held < entry.count) grown.set(k, { entry, loc: locate(index), added: entry.count - held, unsuppressed: [] });
+  }
+  const spare = new Map([...grown].map(([k, added]) => [k, added.added]));
   const kept: Finding[] = [];
   let baselined = 0;
   for (const finding of findings) {
     const print = fingerprint(model, finding);
-    const k = [key(finding.ruleId, finding.messageId, finding.file, print), key(finding.ruleId, '', finding.file, print)].find((candidate) => (budget.get(candidate) ?? 0) > 0);
+    const candidates = [key(finding.ruleId, finding.messageId, finding.file, print), key(finding.ruleId, '', finding.file, print)];
+    const k = candidates.find((candidate) => (budget.get(candidate) ?? 0) > 0);
     if (k !== undefined) {
       budget.set(k, (budget.get(k) ?? 0) - 1);
       baselined++;
-    } else kept.push(finding);
+      continue;
+    }
+    kept.push(finding);
+    // What an added entry would have hidden: named with it, so that the two findings read together.
+    const g = candidates.find((candidate) => (spare.get(candidate) ?? 0) > 0);
+    if (g !== undefined) {
+      spare.set(g, (spare.get(g) ?? 0) - 1);
+      grown.get(g)?.unsuppressed.push(finding);
+    }
   }
   const fixed = [...budget.values()].reduce((sum, left) => sum + left, 0);
-  return { kept, baselined, fixed };
+  return { kept, baselined, fixed, added: [...grown.values()] };
+}
+
+/**
+ * How much of each current entry's count the baseline at the merge base
+ * already held. A version 1 entry there (no message id) covers an entry of
+ * any kind with the same rule, file and fingerprint, as it does when applied.
+ */
+function allowance(before: readonly BaselineEntry[]): (entry: BaselineEntry) => number {
+  const left = new Map<string, Map<string, number>>();
+  for (const entry of before) {
+    const group = key(entry.ruleId, '', entry.file, entry.fingerprint);
+    const kinds = left.get(group) ?? new Map<string, number>();
+    kinds.set(messageIdOf(entry), (kinds.get(messageIdOf(entry)) ?? 0) + entry.count);
+    left.set(group, kinds);
+  }
+  return (entry) => {
+    const kinds = left.get(key(entry.ruleId, '', entry.file, entry.fingerprint));
+    if (!kinds) return 0;
+    const id = messageIdOf(entry);
+    // An entry without a message id draws on every kind; one with an id on its own kind, then on id-less ones.
+    const sources = id === '' ? [...kinds.keys()] : [id, ''];
+    let wanted = entry.count;
+    for (const source of sources) {
+      const take = Math.min(wanted, kinds.get(source) ?? 0);
+      kinds.set(source, (kinds.get(source) ?? 0) - take);
+      wanted -= take;
+    }
+    return entry.count - wanted;
+  };
+}
+
+/** The location of each entry of the baseline's `findings` array, by index. */
+function locator(text: string): (index: number) => Loc {
+  const tree = parseTree(text);
+  const position = lineIndex(text);
+  return (index) => {
+    const node = tree && findNodeAtLocation(tree, ['findings', index]);
+    return node ? rangeLoc(position, node.offset, node.offset + node.length) : FILE_START;
+  };
+}
+
+/** The entries of a baseline as it was at the merge base; null when that text is not a valid baseline (it then held nothing). */
+function parseBaselineAtBase(text: string): BaselineEntry[] | null {
+  try {
+    const parsed = baselineSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.findings : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Writes every current finding as known, atomically, in a stable order. */
@@ -83,7 +175,7 @@ function key(ruleId: string, messageId: string, file: string, print: string): st
   return `${ruleId}\0${messageId}\0${file}\0${print}`;
 }
 
-function readBaseline(root: string, file: string): BaselineEntry[] | null {
+function readBaselineFile(root: string, file: string): { entries: BaselineEntry[]; text: string } | null {
   let text: string;
   try {
     text = readFileSync(join(root, file), 'utf8');
@@ -98,5 +190,5 @@ function readBaseline(root: string, file: string): BaselineEntry[] | null {
   }
   const parsed = baselineSchema.safeParse(data);
   if (!parsed.success) throw new ConfigError(join(root, file), parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })), file);
-  return parsed.data.findings;
+  return { entries: parsed.data.findings, text };
 }

@@ -3,11 +3,11 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
-import { applyBaseline, writeBaseline } from './baseline.js';
+import { applyBaseline, writeBaseline, type AddedEntry } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
 import type { Config, PresetName, RuleSetting } from './config/schema.js';
-import { openFactCache, type FactCache } from './facts/cache.js';
+import { cacheDirectory, openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
@@ -15,6 +15,7 @@ import { paidListRefFiles } from './model/paid-list.js';
 import { mapRefs } from './model/selection.js';
 import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
 import { fileBlobId } from './repo/blob-id.js';
+import { cacheRefusal, cacheRefusalSync } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
@@ -50,6 +51,10 @@ export const CORE_RULES = {
       malformedPaidList: { description: 'The referenced value is not a list of string literals.' },
     },
   },
+  'baseline-growth': {
+    description: 'With --base: the change adds an entry to the baseline (or raises its count). A change cannot accept its own finding: the added entry suppresses nothing, and the baseline only shrinks in a change.',
+    messages: { baselineEntryAdded: { description: 'A baseline entry that the baseline at the merge base did not hold; reported at the entry, and the finding it would hide is reported too.' } },
+  },
   'invalid-suppression': {
     description: 'A tripwire-disable comment without a reason, or naming an unknown rule.',
     messages: {
@@ -84,6 +89,8 @@ export interface CheckOptions {
   updateBaseline?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> };
+  /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
+  cacheRefused?: string | null;
 }
 
 export interface RunResult extends CheckResult {
@@ -95,6 +102,8 @@ export interface RunResult extends CheckResult {
    * the content then (null: absent): a stored verdict is stale once one changes.
    */
   outsideInputs: ReadonlyMap<string, string | null>;
+  /** Why the caches were not used although enabled (see BuiltModel), for the surface to say once. */
+  cacheRefused: string | null;
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
@@ -108,6 +117,8 @@ export interface BuiltModel {
   /** The absolute path of the configuration file, or null when no file configures tripwire. */
   configPath: string | null;
   cache: FactCache<CachedFacts>;
+  /** Why the cache was not used although it was enabled (git tracks a file in its directory): the surface says so once. */
+  cacheRefused: string | null;
 }
 
 /** The configuration and the file list; facts are parsed on demand, so this is cheap. */
@@ -117,20 +128,27 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (options.base !== undefined) throw new UsageError('--staged and --base cannot be combined: --staged compares the index with HEAD');
     const gitRoot = await findGitRoot(loaded.root);
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
-    const state = await readStagedState(gitRoot, loaded.root);
+    const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, loaded.root), refusalOf(loaded.root, options)]);
     const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed }, diff);
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed, cacheRefused }, diff);
   }
-  const { files, blobIds, unfollowed } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
+  const [{ files, blobIds, unfollowed }, cacheRefused] = await Promise.all([options.listing ?? discoverFiles(loaded.root, { blobIds: options.cache !== false }), refusalOf(loaded.root, options)]);
   const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, diff);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, cacheRefused }, diff);
+}
+
+/** Whether the cache this run would use is one the checked change could have written (see cacheRefusal). */
+async function refusalOf(root: string, options: CheckOptions): Promise<string | null> {
+  if (options.cache === false) return null;
+  return options.cacheRefused !== undefined ? options.cacheRefused : cacheRefusal(cacheDirectory(root, options.cacheLocation), root);
 }
 
 /** `buildModel` without `--base`, synchronously, for the ESLint surface. */
 export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
   const { files, blobIds, unfollowed } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, undefined);
+  const cacheRefused = options.cache === false ? null : cacheRefusalSync(cacheDirectory(loaded.root, options.cacheLocation), loaded.root);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, cacheRefused }, undefined);
 }
 
 function assembleModel(
@@ -140,16 +158,17 @@ function assembleModel(
   diff: DiffInput | undefined,
 ): BuiltModel {
   const { config, root } = loaded;
+  const cacheRefused = options.cache === false ? null : (options.cacheRefused ?? null);
   const cache = openFactCache<CachedFacts>({
     root,
     // The configuration the facts depend on (recorded callee names) is part of each entry's key.
     version: `${VERSION}-f${FACTS_VERSION}`,
-    enabled: options.cache !== false,
+    enabled: options.cache !== false && cacheRefused === null,
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
   const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }) });
-  return { model, root, configPath: loaded.file, cache };
+  return { model, root, configPath: loaded.file, cache, cacheRefused };
 }
 
 /** The changes since the merge base, and the old text of every changed file, read in one batch. */
@@ -164,7 +183,7 @@ async function readDiff(root: string, ref: string): Promise<DiffInput> {
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
-  const { model, root, configPath, cache } = await buildModel(options);
+  const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
   const selected = selectRules(model.config, options.rules, configPath);
   const { findings, suppressed } = evaluate(model, selected, configPath);
   cache.save();
@@ -173,7 +192,14 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   let known = { kept: findings, baselined: 0, fixed: 0 };
   let baselineWritten: number | undefined;
   if (options.updateBaseline === true) baselineWritten = writeBaseline(model, findings, baselineFile);
-  else if (options.baseline !== false) known = applyBaseline(model, findings, baselineFile);
+  else if (options.baseline !== false) {
+    // With --base the change is compared with its merge base: only what the baseline held there is known.
+    const atBase = options.base !== undefined && model.diff ? textAtBase(model, baselineFile) : undefined;
+    const applied = applyBaseline(model, findings, baselineFile, atBase);
+    const ruleIds = new Set([...selected.map((s) => s.rule.id), ...Object.keys(CORE_RULES)]);
+    const grown = applied.added.filter((added) => ruleIds.has(added.entry.ruleId)).map((added) => grownFinding(baselineFile, added));
+    known = { ...applied, kept: [...applied.kept, ...grown] };
+  }
   const affected = options.staged === true && model.diff ? known.kept.filter(affectedBy(model, model.diff.changes)) : known.kept;
   // With --staged the staged change already narrows what is reported; the file list a hook
   // tool passes (lint-staged) would hide a test that a staged helper broke.
@@ -197,7 +223,29 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     model,
     rulesRun: selected.map((s) => s.rule),
     outsideInputs: outsideInputs(model),
+    cacheRefused,
   };
+}
+
+/**
+ * The text `file` (as named now) had at the merge base of `--base`; null
+ * where it did not exist. A file git does not list (ignored) and the diff does
+ * not name was never committed there: tracked at the base and ignored now, it
+ * would be a deletion.
+ */
+function textAtBase(model: RepoModel, file: string): string | null {
+  const change = model.diff?.changes.find((c) => c.path === file);
+  if (change) return change.status === 'added' ? null : model.oldText(change.oldPath ?? change.path);
+  return model.fileSet.has(file) ? model.text(file) : null;
+}
+
+function grownFinding(file: string, added: AddedEntry): Finding {
+  const { entry } = added;
+  const kind = 'messageId' in entry ? `${entry.ruleId}/${entry.messageId}` : entry.ruleId;
+  const what = added.added === entry.count ? 'adds a baseline entry' : `raises by ${added.added} the count of the baseline entry`;
+  const message = `this change ${what} for ${kind} in ${entry.file}: a change cannot accept its own finding, so the entry suppresses nothing. Fix the finding and drop the entry; the baseline only shrinks in a change.`;
+  const related = added.unsuppressed.map((finding) => ({ file: finding.file, line: finding.line, column: finding.column, message: 'the finding the entry would hide' }));
+  return toFinding('baseline-growth', 'baselineEntryAdded', 'error', file, added.loc, message, related);
 }
 
 function outsideInputs(model: RepoModel): Map<string, string | null> {

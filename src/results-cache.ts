@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckOptions } from './check.js';
 import { CONFIG_FILE_NAMES } from './config/names.js';
 import { cacheDirectory } from './facts/cache.js';
 import type { RuleMetaForReport } from './report/index.js';
 import { fileBlobId } from './repo/blob-id.js';
+import { cacheRefusal } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { gitOutput } from './repo/git.js';
 import type { Finding, Summary } from './types.js';
+import { cacheSecret, sealed, unsealed, type CacheSecret } from './util/cache-secret.js';
 import { VERSION } from './version.js';
 
 // The whole-run result cache. A check is a pure function of the files it
@@ -21,7 +23,8 @@ import { VERSION } from './version.js';
 
 /** Entries kept: one per recent combination of options (check, --staged, a rule, a path…). */
 const MAX_ENTRIES = 8;
-const FORMAT = 2;
+// 3: the file is sealed with an HMAC under the user's cache secret (src/util/cache-secret.ts).
+const FORMAT = 3;
 
 /** What a run produced, as the CLI reports it. */
 export interface StoredRun {
@@ -49,6 +52,12 @@ export interface ResultsProbe {
   listing: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> } | null;
   /** Records a run's verdict under this probe's key; never throws. */
   store(run: StoredRun, outside: ReadonlyMap<string, string | null>): void;
+  /**
+   * Why the cache directory must not be used (git tracks a file in it), or
+   * null: when set, nothing was read and nothing is stored, and the run must
+   * not use the fact cache either.
+   */
+  refused: string | null;
 }
 
 /**
@@ -79,15 +88,20 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
     hash.update(`\0config ${name} ${fileBlobId(resolve(cwd, name)) ?? '-'}`);
   }
 
+  const dir = cacheDirectory(root, options.cacheLocation);
+  // Asked while git lists the files: on a warm run it costs no time of its own.
+  const refused = cacheRefusal(dir, root);
   let listing: ResultsProbe['listing'] = null;
   if (options.staged === true) {
     // A staged check reads the index and HEAD, never the work tree (the config aside).
-    const [index, head] = await Promise.all([gitOutput(root, ['ls-files', '-z', '--stage']), gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])]);
+    const [index, head, refusal] = await Promise.all([gitOutput(root, ['ls-files', '-z', '--stage']), gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']), refused]);
     if (index.code !== 0) return null;
+    if (refusal !== null) return { hit: null, listing: null, store() {}, refused: refusal };
     hash.update(`\0head ${head.stdout.trim()}\0`).update(index.stdout);
   } else {
-    const found = await discoverFiles(root, { blobIds: true });
+    const [found, refusal] = await Promise.all([discoverFiles(root, { blobIds: true }), refused]);
     if (!found.git) return null;
+    if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed }, store() {}, refused: refusal };
     listing = { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed };
     // A link that is not followed is keyed by why, never by reading through it.
     for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? found.unfollowed.get(file) ?? fileBlobId(join(root, file)) ?? '-'}`);
@@ -99,22 +113,32 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   }
   const key = hash.digest('hex');
 
-  const file = join(cacheDirectory(root, options.cacheLocation), `results-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
-  const entries = readEntries(file);
+  const file = join(dir, `results-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
+  const secret = cacheSecret();
+  // A secret that dies with this run could verify nothing later: neither read nor write.
+  if (!secret.persistent) return { hit: null, listing, store() {}, refused: null };
+  const entries = readEntries(file, secret);
   const found = entries.find((entry) => entry.key === key && entry.outside.every(([path, id]) => fileBlobId(join(root, path)) === id));
   return {
     hit: found?.run ?? null,
     listing,
     store(run, outside) {
       const entry: Entry = { key, outside: [...outside], run };
-      writeEntries(file, [entry, ...entries.filter((other) => other.key !== key)].slice(0, MAX_ENTRIES));
+      writeEntries(file, secret, [entry, ...entries.filter((other) => other.key !== key)].slice(0, MAX_ENTRIES));
     },
+    refused: null,
   };
 }
 
-function readEntries(file: string): Entry[] {
+/** What the MAC of a results file is bound to: its name, which carries the version. */
+const contextOf = (file: string): string => `tripwire-results ${basename(file)}`;
+
+function readEntries(file: string, secret: CacheSecret): Entry[] {
   try {
-    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    // A file that does not verify (forged, torn, another key's) knows no verdict, and the next store replaces it.
+    const json = unsealed(secret, contextOf(file), readFileSync(file, 'utf8'));
+    if (json === null) return [];
+    const data: unknown = JSON.parse(json);
     if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries)) {
       return data.entries.filter(isEntry);
     }
@@ -130,11 +154,11 @@ function isEntry(value: unknown): value is Entry {
   return typeof entry.key === 'string' && Array.isArray(entry.outside) && typeof entry.run === 'object' && entry.run !== null && Array.isArray(entry.run.findings);
 }
 
-function writeEntries(file: string, entries: Entry[]): void {
+function writeEntries(file: string, secret: CacheSecret, entries: Entry[]): void {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ format: FORMAT, entries }));
+    writeFileSync(temp, sealed(secret, contextOf(file), JSON.stringify({ format: FORMAT, entries })));
     renameSync(temp, file);
   } catch {
     try {

@@ -133,3 +133,14 @@ describe('the core checks\' documentation (rules/core-checks.md)', () => {
     });
   }
 });
+
+describe('the core checks', () => {
+  it('are each named in the README with every message id they report', () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('Besides the rules, tripwire reports'), readme.indexOf('Every finding carries a **message id**'));
+    for (const [id, core] of Object.entries(CORE_RULES)) {
+      expect(section, id).toContain(`\`${id}\``);
+      for (const messageId of Object.keys(core.messages)) expect(section, messageId).toContain(`\`${messageId}\``);
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '..
 import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../../rules/no-weakened-frozen-tests-utils/manifests.js';
 import rule from '../../rules/no-weakened-frozen-tests.js';
 import { buildModel, toPosix, UsageError } from '../check.js';
+import { warnCacheRefused } from './cache-warning.js';
 import { formatFrozen, formatLocks, writeAtomically, type FrozenEntry, type FrozenManifest } from '../config/manifest.js';
 import type { TestFact, TestModifier } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
@@ -40,7 +41,8 @@ export async function freezeCommand(argv: string[], io: Io, help: string, runChe
 }
 
 async function openModel(values: { cwd?: string; config?: string }, io: Io): Promise<{ model: RepoModel; save: () => void }> {
-  const { model, cache } = await buildModel({ cwd: resolve(io.cwd, values.cwd ?? '.'), ...(values.config !== undefined && { configFile: values.config }) });
+  const { model, cache, cacheRefused } = await buildModel({ cwd: resolve(io.cwd, values.cwd ?? '.'), ...(values.config !== undefined && { configFile: values.config }) });
+  warnCacheRefused(io, cacheRefused);
   return { model, save: () => cache.save() };
 }
 

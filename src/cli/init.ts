@@ -5,11 +5,14 @@ import { parseArgs } from 'node:util';
 import { parse } from 'jsonc-parser';
 import { run, UsageError } from '../check.js';
 import { writeAtomically } from '../config/manifest.js';
+import { cacheDirectory } from '../facts/cache.js';
+import { cacheRefusal } from '../repo/cache-guard.js';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from '../config/schema.js';
 import { formatConfig } from '../init/format.js';
 import { HookError, installHook } from '../init/hook.js';
 import { inferConfig, type Inferred } from '../init/infer.js';
 import type { Io } from './main.js';
+import { warnCacheRefused } from './cache-warning.js';
 
 /** Asks one yes/no question; null when there is nobody to ask (stdin is not a terminal). */
 export type Ask = (question: string) => Promise<boolean | null>;
@@ -47,7 +50,9 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
   }
 
   if (writeConfig) {
-    const { config, items } = await inferConfig({ root, cache: values.cache });
+    const cacheRefused = values.cache ? await cacheRefusal(cacheDirectory(root), root) : null;
+    warnCacheRefused(io, cacheRefused);
+    const { config, items } = await inferConfig({ root, cache: values.cache && cacheRefused === null });
     const text = formatConfig(config);
     io.stdout(`tripwire init: inferred from ${root}\n\n${formatItems(items)}\n`);
     if (values['dry-run']) {
@@ -61,7 +66,7 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
     }
     writeAtomically(root, target, text);
     io.stdout(`wrote ${target}${existing !== null && existing !== target ? ` (${existing} still holds the old configuration: ${target} takes precedence)` : ''}\n`);
-    const result = await run({ cwd: root, configFile: target, cache: values.cache });
+    const result = await run({ cwd: root, configFile: target, cache: values.cache, cacheRefused });
     const { errors, warnings } = result.summary;
     io.stdout(errors + warnings === 0 ? 'tripwire check: clean\n' : `tripwire check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}; run \`npx tripwire check\` to see them\n`);
   } else {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { UsageError } from '../errors.js';
+import { warnCacheRefused } from './cache-warning.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
 import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
@@ -33,8 +34,8 @@ Options for check:
                          "tripwire" key of package.json, in the repository root)
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
-  --base REF             also check what the diff since the merge base with REF removed
-                         or re-pinned (needs the history: fetch-depth 0 in CI)
+  --base REF             also check what the diff since the merge base with REF removed,
+                         re-pinned or added to the baseline (needs the history: fetch-depth 0 in CI)
   --staged               check the index (what the next commit holds), not the work tree,
                          and report only what the staged change can affect (hooks)
   --update-baseline      record every current finding as known (.tripwire/baseline.json)
@@ -183,7 +184,8 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     verdict = probe.hit;
   } else {
     const { CORE_RULES, run, severityOf } = await import('../check.js');
-    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }) });
+    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
+    warnCacheRefused(io, result.cacheRefused);
     verdict = {
       root: result.root,
       findings: result.findings,

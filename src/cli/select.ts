@@ -6,6 +6,7 @@ import type { SelectedId, Selection } from '../model/selection-types.js';
 import { changedFiles, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
 import type { Io } from './main.js';
+import { warnCacheRefused } from './cache-warning.js';
 
 const SELECT_FORMATS = ['text', 'json'] as const;
 type SelectFormat = (typeof SELECT_FORMATS)[number];
@@ -43,10 +44,11 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   if (!isSelectFormat(format)) throw new UsageError(`unknown format '${format}' for select (known: ${SELECT_FORMATS.join(', ')})`);
   if (values.base === undefined && !values.staged) throw new UsageError('select needs --base REF, or --staged to select from the index');
 
-  const { model, root, cache } = await buildModel({
+  const { model, root, cache, cacheRefused } = await buildModel({
     cwd: resolve(io.cwd, values.cwd ?? '.'),
     ...(values.config !== undefined && { configFile: values.config }),
   });
+  warnCacheRefused(io, cacheRefused);
   const tier = values.tier;
   if (tier !== undefined) {
     const tiers = model.config.maps?.tiers;

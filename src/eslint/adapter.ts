@@ -42,6 +42,7 @@ interface Entry {
  * nothing is inferred from how the process was started.
  */
 const entries = new Map<string, Entry>();
+const cacheWarnings = new Set<string>();
 
 export interface AdapterSettings {
   /** The repository root holding tripwire.config.json (default: ESLint's cwd). */
@@ -61,6 +62,11 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
   }
   // The fact cache is the CLI's: a repository a hook has checked is warm here too.
   const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
+  if (built.cacheRefused !== null && !cacheWarnings.has(built.cacheRefused)) {
+    // Not a finding of any linted file, and an editor session rebuilds often: said once per process.
+    cacheWarnings.add(built.cacheRefused);
+    process.stderr.write(`tripwire: warning: ${built.cacheRefused}\n`);
+  }
   const started = performance.now();
   const stamps = stampsOf(built.model, built.configPath);
   const entry: Entry = {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
 
 export interface FactCacheOptions<T> {
   /** The checked repository's root. */
@@ -14,6 +15,8 @@ export interface FactCacheOptions<T> {
   location?: string;
   /** Checks each stored value; one that fails discards the whole file. */
   validate?: (value: unknown) => value is T;
+  /** The key entries are authenticated with (default: the user's, cacheSecret()). */
+  secret?: CacheSecret;
 }
 
 export interface FactCache<T> {
@@ -52,6 +55,21 @@ export function cacheDirectory(root: string, location?: string): string {
   return path.join(os.homedir(), '.cache', 'tripwire', id);
 }
 
+/** Reads and writes nothing: every get is a miss. */
+function noCache<T>(): FactCache<T> {
+  const stats = { hits: 0, misses: 0 };
+  return {
+    get() {
+      stats.misses++;
+      return undefined;
+    },
+    set() {},
+    save() {},
+    stats,
+    file: null,
+  };
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -62,21 +80,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * invalidates an entry: a different key (the content changed), a different
  * `version` (another file name), or not being used by the last run that
  * rewrote the file (pruned then).
+ *
+ * The file and each log line are sealed with an HMAC under the user's cache
+ * secret: a file or line whose MAC does not verify (forged, torn, written
+ * under another key) is a miss, and the file is replaced at the next save.
+ * Without a secret that outlives the run nothing could be verified later, so
+ * nothing is read or written.
  */
 export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
+  if (!options.enabled) return noCache();
+  const secret = options.secret ?? cacheSecret();
+  if (!secret.persistent) return noCache();
   const stats = { hits: 0, misses: 0 };
-  if (!options.enabled) {
-    return {
-      get() {
-        stats.misses++;
-        return undefined;
-      },
-      set() {},
-      save() {},
-      stats,
-      file: null,
-    };
-  }
 
   const dir = cacheDirectory(options.root, options.location);
   const base = `facts-${options.version.replace(/[^\w.-]/g, '_')}`;
@@ -84,6 +99,9 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   // Entries added since the file was last written, one JSON line each: a run
   // that parsed a few files appends them instead of rewriting every entry.
   const log = path.join(dir, `${base}.log`);
+  // What each MAC is bound to: a sealed log line cannot pass for a file, nor one version's file for another's.
+  const fileContext = `tripwire-facts ${base}`;
+  const logContext = `tripwire-facts-log ${base}`;
   // Without a validator the version in the file name is the contract: the
   // caller bumps it whenever the shape of T changes.
   const accept = options.validate ?? ((value: unknown): value is T => value !== undefined);
@@ -107,13 +125,14 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       return stored;
     }
     let data: unknown;
+    const json = unsealed(secret, fileContext, text);
     try {
-      data = JSON.parse(text);
+      data = json === null ? undefined : JSON.parse(json);
     } catch {
       data = undefined;
     }
     if (!isRecord(data)) {
-      // Corrupt: start over, and replace the file at the next save.
+      // Corrupt or not ours: start over, and replace the file at the next save.
       corrupt = true;
       return stored;
     }
@@ -130,7 +149,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     return stored;
   }
 
-  /** The log's entries in order; a line that is cut short or fails validation is skipped (it is only a miss). */
+  /** The log's entries in order; a line that is cut short, forged or fails validation is skipped (it is only a miss). */
   function readLog(): [string, T][] {
     let text: string;
     try {
@@ -142,8 +161,10 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     for (const line of text.split('\n')) {
       if (line === '') continue;
       logged++;
+      const json = unsealed(secret, logContext, line);
+      if (json === null) continue;
       try {
-        const entry: unknown = JSON.parse(line);
+        const entry: unknown = JSON.parse(json);
         if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && accept(entry[1])) entries.push([entry[0], entry[1]]);
       } catch {
         // A torn line: skipped.
@@ -156,7 +177,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       mkdirSync(dir, { recursive: true });
-      writeFileSync(temp, asciiJson(Object.fromEntries(touched)));
+      writeFileSync(temp, sealed(secret, fileContext, asciiJson(Object.fromEntries(touched))));
       // rename is atomic within a directory: a concurrent run reads the old file or the new one, never half of one.
       renameSync(temp, file);
       rmSync(log, { force: true });
@@ -202,7 +223,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       } else {
         try {
           // The leading newline ends a line a cut-short write may have left open.
-          appendFileSync(log, `\n${[...fresh].map((entry) => asciiJson(entry)).join('\n')}\n`);
+          appendFileSync(log, `\n${[...fresh].map((entry) => sealed(secret, logContext, asciiJson(entry))).join('\n')}\n`);
           for (const [key, value] of fresh) known.set(key, value);
           logged += fresh.size;
         } catch {

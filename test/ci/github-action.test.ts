@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
-import { fixtureRepo, installBin } from '../support/fixture-repo.js';
+import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, writeFiles } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
@@ -109,6 +109,11 @@ describe('examples/github/tripwire.yml, the lint-and-meta workflow', () => {
     expect(WORKFLOW_TEXT).toMatch(/# --base .*\n.*shallow clone/);
   });
 
+  it("installs and runs nothing from the pull request: the action brings its own tripwire", () => {
+    expect(checkSteps.filter((step) => step.run !== undefined)).toEqual([]);
+    expect(WORKFLOW_TEXT).not.toMatch(/npm (?:ci|install)|npx/);
+  });
+
   it('runs this action with the github format and keeps the SARIF report', () => {
     const tripwire = checkSteps.find((step) => String(step.uses).startsWith('tripwire-lint/tripwire@'));
     expect(record(tripwire?.with, 'tripwire.with')).toMatchObject({ format: 'github', 'sarif-file': 'tripwire.sarif' });
@@ -138,11 +143,11 @@ describe('the action\'s script, run as the runner runs it', () => {
     writeFiles(clone, changes);
     git(clone, 'add', '-A');
     git(clone, 'commit', '-q', '-m', 'change');
-    installBin(clone, 'tripwire', 'dist/src/cli/bin.js');
     return clone;
   }
 
-  function runAction(dir: string, inputs: { base?: string } = {}): { code: number | null; stdout: string; stderr: string; outputs: Map<string, string> } {
+  /** The script as the runner runs it; `env` stands in for the runner's own variables (the action's path, its temp dir). */
+  function runAction(dir: string, inputs: { base?: string } = {}, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string; outputs: Map<string, string> } {
     const outputFile = join(dir, '..', 'github-output');
     writeFileSync(outputFile, '');
     const result = spawnSync('bash', ['-c', String(checkStep?.run)], {
@@ -153,12 +158,14 @@ describe('the action\'s script, run as the runner runs it', () => {
         NO_COLOR: '1',
         GITHUB_OUTPUT: outputFile,
         GITHUB_ACTION_PATH: PACKAGE_ROOT,
+        RUNNER_TEMP: join(dir, '..'),
         GITHUB_BASE_REF: 'main',
         TRIPWIRE_CONFIG: '',
         TRIPWIRE_BASE: inputs.base ?? '',
         TRIPWIRE_FORMAT: 'github',
         TRIPWIRE_SARIF: 'tripwire.sarif',
         TRIPWIRE_PUSH_BEFORE: '',
+        ...env,
       },
     });
     const outputs = new Map<string, string>();
@@ -188,6 +195,114 @@ describe('the action\'s script, run as the runner runs it', () => {
     expect(run.outputs.get('exit-code')).toBe('0');
     const sarif: { runs: { results: unknown[] }[] } = JSON.parse(readFileSync(join(dir, 'tripwire.sarif'), 'utf8'));
     expect(sarif.runs[0]?.results).toEqual([]);
+  });
+
+  const VIOLATION = { 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` };
+
+  /**
+   * What a pull request's lockfile can put in node_modules after `npm ci --ignore-scripts`: a tripwire
+   * that says ok and exits 0 (and leaves a marker, so that running it at all shows).
+   */
+  function plantFakeTripwire(dir: string): string {
+    const marker = join(dir, '..', 'fake-tripwire-ran');
+    for (const bin of ['node_modules/.bin/tripwire', 'node_modules/eslint-plugin-tripwire/dist/src/cli/bin.js']) {
+      mkdirSync(join(dir, bin, '..'), { recursive: true });
+      writeFileSync(join(dir, bin), `#!/bin/sh\necho ok\ntouch '${marker}'\nexit 0\n`);
+      chmodSync(join(dir, bin), 0o755);
+    }
+    writeFileSync(join(dir, 'node_modules/eslint-plugin-tripwire/package.json'), JSON.stringify({ name: 'eslint-plugin-tripwire', version: '0.1.0', bin: { tripwire: 'dist/src/cli/bin.js' } }));
+    return marker;
+  }
+
+  it("runs the action's own release, not the tripwire a pull request put in the workspace's node_modules", () => {
+    const dir = pullRequest(VIOLATION);
+    const marker = plantFakeTripwire(dir);
+    const run = runAction(dir);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stdout).not.toMatch(/^ok$/m);
+    expect(run.stdout).toMatch(/^::error file=test\/unit\/summary\.test\.ts,line=1,/m);
+    expect(run.code).toBe(1);
+    expect(run.outputs.get('exit-code')).toBe('1');
+  });
+
+  it('with a fake tripwire in the workspace and nothing wrong: still its own release, exit 0', () => {
+    const dir = pullRequest({ 'src/version.ts': `export const VERSION = '1.0.1';\n` });
+    const marker = plantFakeTripwire(dir);
+    const run = runAction(dir);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stdout).not.toMatch(/^ok$/m);
+    expect(run.code).toBe(0);
+  });
+
+  /**
+   * An action checkout without its build (what `uses: owner/repo@ref` fetches): only package.json.
+   * `npm` is a stand-in that records how it was called and links the "installed" package to this build.
+   */
+  function unbuiltAction(npmExit = 0): { actionPath: string; npmLog: string; pathDir: string } {
+    const parent = mkdtempSync(join(tmpdir(), 'tripwire-action-path-'));
+    temps.push(parent);
+    const actionPath = join(parent, 'action');
+    mkdirSync(actionPath);
+    cpSync(join(PACKAGE_ROOT, 'package.json'), join(actionPath, 'package.json'));
+    const pathDir = join(parent, 'bin');
+    mkdirSync(pathDir);
+    const npmLog = join(parent, 'npm-calls');
+    const npm = join(pathDir, 'npm');
+    writeFileSync(
+      npm,
+      [
+        '#!/bin/bash',
+        `printf '%s\\n' "cwd=$(pwd)" "$@" >> '${npmLog}'`,
+        `[ ${npmExit} -eq 0 ] || exit ${npmExit}`,
+        'prefix=$3',
+        'mkdir -p "$prefix/node_modules"',
+        `ln -s '${PACKAGE_ROOT}' "$prefix/node_modules/eslint-plugin-tripwire"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(npm, 0o755);
+    return { actionPath, npmLog, pathDir };
+  }
+
+  it('from an unbuilt action checkout: installs its own version outside the workspace, without scripts, once, and runs that', () => {
+    const dir = pullRequest(VIOLATION);
+    const marker = plantFakeTripwire(dir);
+    const { actionPath, npmLog, pathDir } = unbuiltAction();
+    const runnerTemp = join(dir, '..', 'runner-temp');
+    mkdirSync(runnerTemp);
+    const env = { GITHUB_ACTION_PATH: actionPath, RUNNER_TEMP: runnerTemp, PATH: `${pathDir}:${process.env.PATH ?? ''}` };
+    const run = runAction(dir, {}, env);
+    const prefix = join(runnerTemp, 'tripwire-0.1.0');
+    expect(readFileSync(npmLog, 'utf8').split('\n').filter(Boolean)).toEqual([
+      `cwd=${prefix}`,
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-package-lock',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      'eslint-plugin-tripwire@0.1.0',
+    ]);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stdout).toMatch(/^::error file=test\/unit\/summary\.test\.ts,line=1,/m);
+    expect(run.code).toBe(1);
+    // The second step of a job (or a second run of the action) finds it installed.
+    rmSync(npmLog);
+    expect(runAction(dir, {}, env).code).toBe(1);
+    expect(existsSync(npmLog)).toBe(false);
+  });
+
+  it('when its own version cannot be installed: exit 2, never a tripwire from the workspace', () => {
+    const dir = pullRequest(VIOLATION);
+    const marker = plantFakeTripwire(dir);
+    const { actionPath, pathDir } = unbuiltAction(1);
+    const run = runAction(dir, {}, { GITHUB_ACTION_PATH: actionPath, PATH: `${pathDir}:${process.env.PATH ?? ''}` });
+    expect(run.code).toBe(2);
+    expect(run.outputs.get('exit-code')).toBe('2');
+    expect(run.stderr).toContain('tripwire: could not install eslint-plugin-tripwire@0.1.0');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('in a clone without the base branch (fetch-depth 1): exit 2 with the hint, not a silent pass', () => {

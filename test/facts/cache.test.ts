@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cacheDirectory, openFactCache } from '../../src/facts/cache.js';
+import { sealed, unsealed, type CacheSecret } from '../../src/util/cache-secret.js';
 
 interface Facts {
   imports: string[];
@@ -24,17 +25,33 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-function open(location: string, version = '1.0.0') {
-  return openFactCache<Facts>({ root: tempDir(), version, enabled: true, location, validate: isFacts });
+const SECRET: CacheSecret = { key: randomBytes(32), persistent: true, file: '(test)' };
+
+function open(location: string, version = '1.0.0', secret = SECRET) {
+  return openFactCache<Facts>({ root: tempDir(), version, enabled: true, location, validate: isFacts, secret });
+}
+
+/** The JSON a cache file holds, its MAC checked. */
+function unsealedFile(location: string, version = '1.0.0'): string {
+  const text = unsealed(SECRET, `tripwire-facts facts-${version}`, readFileSync(path.join(location, `facts-${version}.json`), 'latin1'));
+  if (text === null) throw new Error('the cache file does not verify');
+  return text;
+}
+
+/** Writes `json` as the cache file, sealed as the cache seals it. */
+function writeSealed(location: string, json: string, version = '1.0.0'): void {
+  writeFileSync(path.join(location, `facts-${version}.json`), sealed(SECRET, `tripwire-facts facts-${version}`, json));
 }
 
 /** The file's entries with the log's applied, as the next run sees them. */
 function stored(location: string, version = '1.0.0'): unknown {
-  const entries = JSON.parse(readFileSync(path.join(location, `facts-${version}.json`), 'utf8')) as Record<string, unknown>;
+  const entries = JSON.parse(unsealedFile(location, version)) as Record<string, unknown>;
   const log = path.join(location, `facts-${version}.log`);
   if (existsSync(log)) {
     for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
-      const [key, value] = JSON.parse(line) as [string, unknown];
+      const json = unsealed(SECRET, `tripwire-facts-log facts-${version}`, line);
+      if (json === null) throw new Error(`a log line does not verify: ${line}`);
+      const [key, value] = JSON.parse(json) as [string, unknown];
       entries[key] = value;
     }
   }
@@ -99,8 +116,7 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: ['a'] });
     writer.save();
-    const before = readFileSync(path.join(location, 'facts-1.0.0.json'), 'utf8');
-    writeFileSync(path.join(location, 'facts-1.0.0.json'), before.replace('"a"', '"sentinel"'));
+    writeSealed(location, unsealedFile(location).replace('"a"', '"sentinel"'));
     const reader = open(location);
     expect(reader.get('k')).toEqual({ imports: ['sentinel'] });
     reader.set('k', { imports: ['sentinel'] });
@@ -157,7 +173,7 @@ describe('openFactCache', () => {
 
   it('discards a corrupt file and replaces it at save', () => {
     const location = tempDir();
-    writeFileSync(path.join(location, 'facts-1.0.0.json'), '{"k": {"imports": [');
+    writeSealed(location, '{"k": {"imports": [');
     const cache = open(location);
     expect(cache.get('k')).toBeUndefined();
     cache.save();
@@ -166,7 +182,7 @@ describe('openFactCache', () => {
 
   it('discards the whole file when one entry fails validation', () => {
     const location = tempDir();
-    writeFileSync(path.join(location, 'facts-1.0.0.json'), JSON.stringify({ good: { imports: [] }, bad: { imports: 'openai' } }));
+    writeSealed(location, JSON.stringify({ good: { imports: [] }, bad: { imports: 'openai' } }));
     const cache = open(location);
     expect(cache.get('good')).toBeUndefined();
     expect(cache.get('bad')).toBeUndefined();
@@ -174,8 +190,65 @@ describe('openFactCache', () => {
 
   it('discards a file that is valid JSON but not a map', () => {
     const location = tempDir();
-    writeFileSync(path.join(location, 'facts-1.0.0.json'), '[1, 2]');
+    writeSealed(location, '[1, 2]');
     expect(open(location).get('0')).toBeUndefined();
+  });
+
+  it('treats a file whose MAC does not verify as a miss, however well-formed, and replaces it at save', () => {
+    const location = tempDir();
+    const writer = open(location);
+    writer.set('k', { imports: ['openai'] });
+    writer.save();
+    const file = path.join(location, 'facts-1.0.0.json');
+    // The same shape, one fact changed, the old MAC kept: what a forger without the key can write.
+    writeFileSync(file, readFileSync(file, 'latin1').replace('"openai"', '"lodash"'));
+    const reader = open(location);
+    expect(reader.get('k')).toBeUndefined();
+    reader.set('k', { imports: ['openai'] });
+    reader.save();
+    expect(stored(location)).toEqual({ k: { imports: ['openai'] } });
+  });
+
+  it('skips a log line whose MAC does not verify, and keeps the others', () => {
+    const location = tempDir();
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const first = open(location);
+    for (const key of keys) first.set(key, { imports: [] });
+    first.save();
+    const second = open(location);
+    for (const key of keys) second.get(key);
+    second.set('i', { imports: ['openai'] });
+    second.set('j', { imports: ['openai'] });
+    second.save();
+    const log = path.join(location, 'facts-1.0.0.log');
+    const lines = readFileSync(log, 'latin1').split('\n');
+    writeFileSync(log, lines.map((line) => (line.includes('"i"') ? line.replace('"openai"', '"lodash"') : line)).join('\n'));
+    const third = open(location);
+    expect(third.get('i')).toBeUndefined();
+    expect(third.get('j')).toEqual({ imports: ['openai'] });
+  });
+
+  it('reads nothing that another key sealed', () => {
+    const location = tempDir();
+    const writer = open(location);
+    writer.set('k', { imports: [] });
+    writer.save();
+    expect(open(location, '1.0.0', { key: randomBytes(32), persistent: true, file: '(other)' }).get('k')).toBeUndefined();
+  });
+
+  it('reads and writes nothing when the key lives in memory only', () => {
+    const location = tempDir();
+    const writer = open(location);
+    writer.set('k', { imports: [] });
+    writer.save();
+    const before = readFileSync(path.join(location, 'facts-1.0.0.json'), 'latin1');
+    const ephemeral = open(location, '1.0.0', { ...SECRET, persistent: false });
+    expect(ephemeral.get('k')).toBeUndefined();
+    ephemeral.set('other', { imports: [] });
+    ephemeral.save();
+    expect(ephemeral.file).toBeNull();
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(readFileSync(path.join(location, 'facts-1.0.0.json'), 'latin1')).toBe(before);
   });
 
   it('skips an unwritable location silently', () => {
@@ -233,7 +306,7 @@ describe('cacheDirectory', () => {
     const id = createHash('sha1').update(root).digest('hex').slice(0, 12);
     expect(cacheDirectory(root)).toBe(path.join(process.env.HOME, '.cache', 'tripwire', id));
 
-    const cache = openFactCache({ root, version: '1', enabled: true });
+    const cache = openFactCache({ root, version: '1', enabled: true, secret: SECRET });
     cache.set('k', 1);
     cache.save();
     expect(existsSync(path.join(root, 'node_modules'))).toBe(false);
