@@ -64,7 +64,7 @@ export interface BaselineResult {
  * its own finding, so in a change the baseline only shrinks, and every entry
  * (or count) it added is returned in `added`.
  */
-export function applyBaseline(model: RepoModel, findings: readonly Finding[], file: string, atBase?: string | null): BaselineResult {
+export function applyBaseline(model: RepoModel, findings: readonly Finding[], file: string, atBase?: string | null, scope?: BaselineScope): BaselineResult {
   const current = readBaselineFile(model.root, file);
   if (current === null) return { kept: [...findings], baselined: 0, fixed: 0, added: [] };
   const { entries, text } = current;
@@ -99,7 +99,9 @@ export function applyBaseline(model: RepoModel, findings: readonly Finding[], fi
       grown.get(g)?.unsuppressed.push(finding);
     }
   }
-  const fixed = [...budget.values()].reduce((sum, left) => sum + left, 0);
+  // Only entries the run speaks for can be called fixed: a `--rule` run did not look for the others' findings.
+  const inScope = new Set(entries.filter((entry) => scope === undefined || scope(entry)).map((entry) => key(entry.ruleId, messageIdOf(entry), entry.file, entry.fingerprint)));
+  const fixed = [...budget].reduce((sum, [k, left]) => sum + (inScope.has(k) ? left : 0), 0);
   return { kept, baselined, fixed, added: [...grown.values()] };
 }
 
@@ -152,9 +154,23 @@ function parseBaselineAtBase(text: string): BaselineEntry[] | null {
   }
 }
 
-/** Writes every current finding as known, atomically, in a stable order. */
-export function writeBaseline(model: RepoModel, findings: readonly Finding[], file: string): number {
+/** The part of the baseline a run speaks for: a run narrowed by `--rule` or paths neither rewrites nor judges the rest. */
+export type BaselineScope = (entry: { ruleId: string; file: string }) => boolean;
+
+/**
+ * Writes every current finding as known, atomically, in a stable order. With
+ * a scope, the entries outside it are kept as they are (a `--rule` run does
+ * not delete the other rules' entries), and `findings` are those of the scope.
+ */
+export function writeBaseline(model: RepoModel, findings: readonly Finding[], file: string, scope?: BaselineScope): number {
   const counts = new Map<string, BaselineEntry & { messageId: string }>();
+  if (scope !== undefined) {
+    for (const entry of readBaselineFile(model.root, file)?.entries ?? []) {
+      if (scope(entry)) continue;
+      const kept = { ...entry, messageId: messageIdOf(entry) };
+      counts.set(key(kept.ruleId, kept.messageId, kept.file, kept.fingerprint), kept);
+    }
+  }
   for (const finding of findings) {
     const print = fingerprint(model, finding);
     const k = key(finding.ruleId, finding.messageId, finding.file, print);

@@ -3,7 +3,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
-import { applyBaseline, writeBaseline, type AddedEntry } from './baseline.js';
+import { applyBaseline, writeBaseline, type AddedEntry, type BaselineScope } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
 import type { Config, PresetName, RuleSetting } from './config/schema.js';
@@ -189,13 +189,19 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   cache.save();
 
   const baselineFile = model.config.baseline;
+  // A run narrowed by --rule or paths speaks for its part of the baseline only.
+  const scopePaths = options.staged === true ? undefined : options.paths;
+  const scopeRules = options.rules === undefined || options.rules.length === 0 ? null : new Set([...selected.map((s) => s.rule.id), ...Object.keys(CORE_RULES)]);
+  const withinPaths = pathFilter(scopePaths, options.cwd, root);
+  const scope: BaselineScope | undefined =
+    scopeRules === null && (scopePaths === undefined || scopePaths.length === 0) ? undefined : (entry) => (scopeRules === null || scopeRules.has(entry.ruleId)) && withinPaths(entry.file);
   let known = { kept: findings, baselined: 0, fixed: 0 };
   let baselineWritten: number | undefined;
-  if (options.updateBaseline === true) baselineWritten = writeBaseline(model, findings, baselineFile);
+  if (options.updateBaseline === true) baselineWritten = writeBaseline(model, scope === undefined ? findings : findings.filter((finding) => scope(finding)), baselineFile, scope);
   else if (options.baseline !== false) {
     // With --base the change is compared with its merge base: only what the baseline held there is known.
     const atBase = options.base !== undefined && model.diff ? textAtBase(model, baselineFile) : undefined;
-    const applied = applyBaseline(model, findings, baselineFile, atBase);
+    const applied = applyBaseline(model, findings, baselineFile, atBase, scope);
     const ruleIds = new Set([...selected.map((s) => s.rule.id), ...Object.keys(CORE_RULES)]);
     const grown = applied.added.filter((added) => ruleIds.has(added.entry.ruleId)).map((added) => grownFinding(baselineFile, added));
     known = { ...applied, kept: [...applied.kept, ...grown] };
@@ -415,9 +421,15 @@ function applySuppressions(model: RepoModel, findings: Finding[], enabled: Reado
 }
 
 function filterPaths(findings: Finding[], paths: string[] | undefined, cwd: string, root: string): Finding[] {
-  if (!paths || paths.length === 0) return findings;
+  const within = pathFilter(paths, cwd, root);
+  return findings.filter((finding) => within(finding.file));
+}
+
+/** Whether a repository path lies in one of the path arguments (all do when there are none). */
+function pathFilter(paths: string[] | undefined, cwd: string, root: string): (file: string) => boolean {
+  if (!paths || paths.length === 0) return () => true;
   const wanted = paths.map((path) => toPosix(relative(root, resolve(cwd, path))));
-  return findings.filter((finding) => wanted.some((path) => path === '' || finding.file === path || finding.file.startsWith(`${path}/`)));
+  return (file) => wanted.some((path) => path === '' || file === path || file.startsWith(`${path}/`));
 }
 
 function compareFindings(a: Finding, b: Finding): number {

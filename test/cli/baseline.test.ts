@@ -45,6 +45,31 @@ describe('the baseline', () => {
     expect(runCli(['check', '--no-baseline', '--format', 'json'], dir).stdout).toContain('test/a.test.ts');
   });
 
+  it('a run narrowed by --rule or paths rewrites and judges only its own part of the baseline (issue 15, defect 4)', () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] }, "shipped": { "include": ["skills/**/*.md"] } }',
+      'test/a.test.ts': `import OpenAI from 'openai';\n`,
+      'test/b.test.ts': `import Anthropic from '@anthropic-ai/sdk';\n`,
+      'skills/review.md': 'Read [the guide](docs/missing.md).\n',
+    });
+    expect(runCli(['check', '--update-baseline'], dir).code).toBe(0);
+    const entries = (): string[] => JSON.parse(readFileSync(join(dir, '.tripwire/baseline.json'), 'utf8')).findings.map((f: { ruleId: string; file: string }) => `${f.ruleId} ${f.file}`);
+    const all = ['no-dangling-references skills/review.md', 'no-paid-calls-in-free-tests test/a.test.ts', 'no-paid-calls-in-free-tests test/b.test.ts'];
+    expect(entries()).toEqual(all);
+
+    // --rule: the other rules' entries stay, and are not called fixable.
+    const ruled = runCli(['check', '--rule', 'no-paid-calls-in-free-tests', '--update-baseline'], dir);
+    expect(ruled.code).toBe(0);
+    expect(entries()).toEqual(all);
+    expect(runCli(['check', '--rule', 'no-paid-calls-in-free-tests'], dir).stdout).not.toContain('can shrink');
+
+    // A path: entries of other files stay; a fixed finding inside the path leaves.
+    writeFileSync(join(dir, 'test/b.test.ts'), `const model = 'fake';\n`);
+    expect(runCli(['check', 'test/a.test.ts'], dir).stdout).not.toContain('can shrink');
+    expect(runCli(['check', '--update-baseline', 'test/b.test.ts'], dir).code).toBe(0);
+    expect(entries()).toEqual(['no-dangling-references skills/review.md', 'no-paid-calls-in-free-tests test/a.test.ts']);
+  });
+
   it('still reads a version 1 baseline, whose entries name no message id', () => {
     const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/a.test.ts': `import OpenAI from 'openai';\n` });
     expect(runCli(['check', '--update-baseline'], dir).code).toBe(0);
