@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
-import type { Config, PresetName, RuleSetting } from './config/schema.js';
+import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, type Config, type PresetName, type RuleSetting } from './config/schema.js';
 import { openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
@@ -165,6 +165,9 @@ async function readDiff(root: string, ref: string): Promise<DiffInput> {
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const { model, root, configPath, cache } = await buildModel(options);
+  assertSomethingToCheck(model, configPath);
+  // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
+  if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
   const { findings, suppressed } = evaluate(model, selected, configPath);
   cache.save();
@@ -198,6 +201,30 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     rulesRun: selected.map((s) => s.rule),
     outsideInputs: outsideInputs(model),
   };
+}
+
+/**
+ * With no configuration only the default `tests.include` is checked; when it
+ * matches nothing (an empty directory, a repository with no commits, the wrong
+ * `--cwd`), a green run would say nothing was wrong with what was not looked at.
+ */
+function assertSomethingToCheck(model: RepoModel, configPath: string | null): void {
+  if (configPath !== null || model.testFiles().length > 0) return;
+  throw new UsageError(
+    `nothing to check in ${model.root}: no configuration (${CONFIG_FILE_NAMES.join(', ')} or a "${PACKAGE_JSON_KEY}" key in package.json) and no file matches the default tests.include (${model.config.tests.include.join(', ')}); run 'tripwire init' there, or point --cwd at the repository`,
+  );
+}
+
+/** Each path a user passes must name a listed file or a directory holding one: a typo must not narrow the report to nothing. */
+function assertPathsListed(model: RepoModel, paths: readonly string[] | undefined, cwd: string): void {
+  for (const path of paths ?? []) {
+    const rel = toPosix(relative(model.root, resolve(cwd, path)));
+    if (rel === '') continue;
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) throw new UsageError(`path '${path}' is outside the repository checked (${model.root})`);
+    const prefix = `${rel}/`;
+    if (model.fileSet.has(rel) || model.files.some((file) => file.startsWith(prefix))) continue;
+    throw new UsageError(`path '${path}' names no file tripwire checks: it does not exist, or git ignores it, or the configuration's ignore does`);
+  }
 }
 
 function outsideInputs(model: RepoModel): Map<string, string | null> {
