@@ -31,7 +31,10 @@ export const CORE_RULES = {
   },
   'read-error': {
     description: 'A file tripwire needs could not be read; nothing it contains was checked.',
-    messages: { readError: { description: 'The file could not be read.' } },
+    messages: {
+      readError: { description: 'The file could not be read.' },
+      notText: { description: 'A shipped or test file of no text format holds mostly binary content (NUL, control or invalid UTF-8 bytes), so it was not scanned.' },
+    },
   },
   'unfollowed-symlink': {
     description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
@@ -257,7 +260,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
-    findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
+    findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
   return { findings: kept, suppressed };

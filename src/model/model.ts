@@ -17,10 +17,12 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 11;
+export const FACTS_VERSION = 12;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
+  /** The message id, when it is not the kind's own (`readError`, …): `notText` for a read-error. */
+  messageId?: 'notText';
   file: string;
   message: string;
   loc: Loc;
@@ -395,6 +397,18 @@ export class RepoModel {
     if (first === undefined || this.problems.some((problem) => problem.kind === 'parse-error' && problem.file === file)) return;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
+  }
+
+  /** Records that a file a contract reads as text holds no text (binary content), once per file. */
+  recordNotText(file: string): void {
+    if (this.problems.some((problem) => problem.messageId === 'notText' && problem.file === file)) return;
+    this.problems.push({
+      kind: 'read-error',
+      messageId: 'notText',
+      file,
+      message: `${file} is not text (mostly NUL, control or invalid UTF-8 bytes), so nothing in it was checked: give it the extension of its format, or leave it out of the configured globs`,
+      loc: NO_LOC,
+    });
   }
 
   /** Files whose facts this run has loaded, parsed or cached. */

@@ -116,3 +116,70 @@ describe('check exits 2 on a target it cannot check, rather than reporting nothi
     expect(runCli(['check', '--cwd', linked], dir)).toMatchObject({ code: 0, stderr: '' });
   });
 });
+
+interface JsonFinding {
+  ruleId: string;
+  messageId: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+function findingsOf(dir: string, args: string[] = []): { code: number | null; findings: string[]; raw: JsonFinding[] } {
+  const run = runCli(['check', '--format', 'json', '--no-cache', ...args], dir);
+  const raw: JsonFinding[] = JSON.parse(run.stdout).findings;
+  return { code: run.code, findings: raw.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}/${f.messageId}`), raw };
+}
+
+const SEAM_HARNESS = {
+  'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**'] } }),
+  'tests/review/review.test.ts': `import { spawnSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('reviews', () => {\n  spawnSync('sh', ['skills/review/fetch.sh'], { env: { ...process.env, REVIEW_FIXTURE_DIR: 'tests/review/fixtures' } });\n});\n`,
+};
+
+describe('a stray NUL byte does not make a text file binary and unchecked', () => {
+  it('scans a shipped shell script holding a NUL as text: its reads of a test-only variable are still errors', () => {
+    const { code, findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'skills/review/fetch.sh': '#!/bin/sh\n\u0000if [ -n "$REVIEW_FIXTURE_DIR" ]; then\n  cat "$REVIEW_FIXTURE_DIR/change.diff"\nfi\n' }));
+    expect(code).toBe(1);
+    expect(findings).toEqual(['skills/review/fetch.sh:2:12 no-test-carve-outs/testOnlyEnvVar', 'skills/review/fetch.sh:3:9 no-test-carve-outs/testOnlyEnvVar']);
+  });
+
+  it('scans a SKILL.md holding a NUL for the tokens of a removed mechanism', () => {
+    const config = JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**'] }, removed: [{ id: 'stipulation', tokens: ['STIPULATE_FIXTURES'], why: 'the harness no longer stipulates fixtures' }], preset: 'strict' });
+    const skill = '# Review\n\u0000\nHonour STIPULATE_FIXTURES when it is set.\n';
+    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'tripwire.config.json': config, 'skills/review/SKILL.md': skill }));
+    expect(findings).toEqual(['skills/review/SKILL.md:3:8 no-dangling-references/removedToken']);
+  });
+
+  it('the same SKILL.md without the NUL: the same finding', () => {
+    const config = JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**'] }, removed: [{ id: 'stipulation', tokens: ['STIPULATE_FIXTURES'], why: 'the harness no longer stipulates fixtures' }], preset: 'strict' });
+    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'tripwire.config.json': config, 'skills/review/SKILL.md': '# Review\n\nHonour STIPULATE_FIXTURES when it is set.\n' }));
+    expect(findings).toEqual(['skills/review/SKILL.md:3:8 no-dangling-references/removedToken']);
+  });
+
+  it('reports a shipped file of no text format whose content is binary once, as notText; an image under the same glob is not a text artifact', () => {
+    const binary = `${'\u0000\u0001\u0002\u0003'.repeat(64)}REVIEW_FIXTURE_DIR\n`;
+    const { code, raw } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'skills/review/bin/fetch': binary, 'skills/review/diagram.png': binary }));
+    expect(code).toBe(1);
+    expect(raw).toEqual([
+      {
+        ruleId: 'read-error',
+        messageId: 'notText',
+        severity: 'error',
+        file: 'skills/review/bin/fetch',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: 'skills/review/bin/fetch is not text (mostly NUL, control or invalid UTF-8 bytes), so nothing in it was checked: give it the extension of its format, or leave it out of the configured globs',
+      },
+    ]);
+  });
+
+  it('scans an extension-less shipped stub with one NUL as text', () => {
+    const stub = '#!/bin/sh\n\u0000cat "$REVIEW_FIXTURE_DIR/change.diff"\n';
+    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'skills/review/bin/fetch': stub }));
+    expect(findings).toEqual(['skills/review/bin/fetch:2:8 no-test-carve-outs/testOnlyEnvVar']);
+  });
+});
