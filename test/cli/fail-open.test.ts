@@ -183,3 +183,23 @@ describe('a stray NUL byte does not make a text file binary and unchecked', () =
     expect(findings).toEqual(['skills/review/bin/fetch:2:8 no-test-carve-outs/testOnlyEnvVar']);
   });
 });
+
+describe('deeply nested Markdown does not hide the rest of a SKILL.md', () => {
+  const config = JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**'] }, removed: [{ id: 'stipulation', tokens: ['STIPULATE_FIXTURES'], why: 'the harness no longer stipulates fixtures' }], preset: 'strict' });
+
+  it('checks what follows 50 levels of list markers (100 bytes)', () => {
+    const skill = `# Review\n\n${'- '.repeat(50)}deep\n\nHonour STIPULATE_FIXTURES when it is set.\n`;
+    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'tripwire.config.json': config, 'skills/review/SKILL.md': skill }));
+    expect(findings).toEqual(['skills/review/SKILL.md:5:8 no-dangling-references/removedToken']);
+  });
+
+  it('reports nesting deeper than the parser reads as a parse-error at its line', () => {
+    const skill = `# Review\n\n${'- '.repeat(600)}deep\n\nHonour STIPULATE_FIXTURES when it is set.\n`;
+    const { code, findings, raw } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'tripwire.config.json': config, 'skills/review/SKILL.md': skill }));
+    expect(code).toBe(1);
+    expect(findings).toContain('skills/review/SKILL.md:3:1 parse-error/parseError');
+    expect(raw.find((f) => f.ruleId === 'parse-error')?.message).toBe(
+      'cannot parse skills/review/SKILL.md: blocks nest deeper than 1000 levels at line 3: the Markdown parser stops there, and nothing nested deeper was read',
+    );
+  });
+});
