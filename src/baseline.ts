@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { ConfigError } from './config/errors.js';
+import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from './util/json-keys.js';
 import type { RepoModel } from './model/model.js';
 import type { Finding } from './types.js';
 
@@ -96,6 +97,8 @@ function readBaseline(root: string, file: string): BaselineEntry[] | null {
   } catch {
     throw new ConfigError(join(root, file), [{ path: '', message: 'the baseline is not valid JSON; regenerate it with --update-baseline' }], file);
   }
+  const forbidden = forbiddenJsonKeys(text);
+  if (forbidden.length > 0) throw new ConfigError(join(root, file), forbidden.map((key) => ({ path: formatKeyPath(key.path), message: forbiddenKeyMessage(key.key) })), file);
   const parsed = baselineSchema.safeParse(data);
   if (!parsed.success) throw new ConfigError(join(root, file), parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })), file);
   return parsed.data.findings;

@@ -4,6 +4,7 @@ import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
 import { loadYaml } from '../parse/yaml.js';
 import { FILE_START, lineIndex, rangeLoc } from './positions.js';
+import { FORBIDDEN_KEYS, forbiddenKeyMessage } from '../util/json-keys.js';
 
 /** A value evaluated statically, each part with where it was written. */
 export type Value =
@@ -129,6 +130,11 @@ export class Evaluator {
             continue;
           }
           const keyText = String(key.v);
+          if (keyText === '__proto__') {
+            // `{ __proto__: x }` sets the object's prototype: x is no entry of the map, whatever a reader sees.
+            context.errors.push({ file, loc: prop.key.loc, message: "a '__proto__' key sets the object's prototype, not an entry: rename it" });
+            continue;
+          }
           const earlier = written.get(keyText);
           if (earlier) {
             context.errors.push({ file, loc: prop.loc, message: `duplicate key '${keyText}' (first at line ${earlier.line}): JavaScript keeps only the last, and the earlier list is silently dropped` });
@@ -380,6 +386,10 @@ function jsonValue(file: string, text: string, errors: EvalError[]): Value | nul
         const [keyNode, valueNode] = property.children ?? [];
         if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue;
         const keyLoc = rangeLoc(position, keyNode.offset, keyNode.offset + keyNode.length);
+        if (FORBIDDEN_KEYS.has(keyNode.value)) {
+          errors.push({ file, loc: keyLoc, message: forbiddenKeyMessage(keyNode.value) });
+          continue;
+        }
         if (entries.some((e) => e.key === keyNode.value)) errors.push({ file, loc: keyLoc, message: `duplicate key '${keyNode.value}': only the last one counts` });
         setEntry(entries, { key: keyNode.value, keyFile: file, keyLoc, value: convert(valueNode) });
       }
@@ -413,6 +423,10 @@ function yamlValue(file: string, text: string, errors: EvalError[]): Value | nul
         const key = isScalar(pair.key) ? String(pair.key.value) : null;
         if (key === null) continue;
         const keyLoc = isScalar(pair.key) ? locOf(pair.key.range) : locOf(node.range);
+        if (FORBIDDEN_KEYS.has(key)) {
+          errors.push({ file, loc: keyLoc, message: forbiddenKeyMessage(key) });
+          continue;
+        }
         setEntry(entries, { key, keyFile: file, keyLoc, value: convert(pair.value) });
       }
       return { t: 'obj', entries, file, loc: locOf(node.range) };

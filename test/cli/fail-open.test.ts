@@ -203,3 +203,51 @@ describe('deeply nested Markdown does not hide the rest of a SKILL.md', () => {
     );
   });
 });
+
+describe('a __proto__ key cannot switch a rule off', () => {
+  const PAID_IN_FREE = {
+    'test/judge.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('judges', () => { new OpenAI(); });\n`,
+  };
+
+  it("exits 2 on a top-level '__proto__' in the configuration, naming it, rather than running without the rule", () => {
+    const config = '{\n  "tests": { "include": ["test/**/*.test.ts"] },\n  "__proto__": { "rules": { "no-paid-calls-in-free-tests": "off" } }\n}\n';
+    const run = runCli(['check'], makeGitRepo({ ...PAID_IN_FREE, 'tripwire.config.json': config }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "tripwire: invalid configuration\ntripwire.config.json:3:3: __proto__: the key '__proto__' is refused at every level: a JSON parser gives its value to the object's prototype, where it applies unseen; remove it\n",
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it('the same repository without the key reports the paid call', () => {
+    const config = '{\n  "tests": { "include": ["test/**/*.test.ts"] }\n}\n';
+    expect(findingsOf(makeGitRepo({ ...PAID_IN_FREE, 'tripwire.config.json': config })).findings).toEqual(['test/judge.test.ts:1:1 no-paid-calls-in-free-tests/paidImport']);
+  });
+
+  it('exits 2 on a __proto__ key in the baseline, which would otherwise be read as known findings', () => {
+    const baseline = '{ "version": 2, "findings": [], "__proto__": { "findings": [] } }\n';
+    const run = runCli(['check'], makeGitRepo({ ...PAID_IN_FREE, 'tripwire.config.json': CONFIG, '.tripwire/baseline.json': baseline }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(".tripwire/baseline.json: __proto__: the key '__proto__' is refused at every level");
+  });
+
+  it('exits 2 on a constructor key in the frozen manifest, at its line', () => {
+    const frozen = '{\n  "version": 1,\n  "tests": { "constructor": {} }\n}\n';
+    const run = runCli(['check'], makeGitRepo({ ...PAID_IN_FREE, 'tripwire.config.json': CONFIG, '.tripwire/frozen.json': frozen }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(".tripwire/frozen.json:3:14: tests.constructor: the key 'constructor' is refused at every level");
+  });
+
+  it('reports a __proto__ key in a JSON touchfile map as a map it cannot evaluate, at the key', () => {
+    const config = JSON.stringify({ tests: { include: ['test/**/*.test.ts'], paid: ['test/evals/**'] }, maps: { touchfiles: { file: 'test/maps.json', path: 'touchfiles' } } });
+    const maps = '{\n  "touchfiles": {\n    "answer": ["test/evals/answer.test.ts"],\n    "__proto__": { "answer": ["src/**"] }\n  }\n}\n';
+    const { findings } = findingsOf(
+      makeGitRepo({
+        'tripwire.config.json': config,
+        'test/maps.json': maps,
+        'test/evals/answer.test.ts': `import { test } from 'vitest';\ntest('answer', () => {});\n`,
+      }),
+    );
+    expect(findings).toContain('test/maps.json:4:5 touchfiles-cover-paid-tests/unevaluableMap');
+  });
+});

@@ -101,6 +101,27 @@ describe('the static map evaluator', () => {
     expect(result.value).toEqual({ 'judge-tone': ['src/tone/**', 'test/judge/**'] });
   });
 
+  it('refuses __proto__, constructor and prototype keys in a JSON map, each at its key, and keeps the other entries', async () => {
+    const result = await evaluate({ 'maps.json': `{\n  "judge-tone": ["src/tone/**"],\n  "__proto__": ["src/**"],\n  "constructor": ["src/**"]\n}\n` }, 'maps.json', {});
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual([
+      "maps.json:3:3 the key '__proto__' is refused at every level: a JSON parser gives its value to the object's prototype, where it applies unseen; remove it",
+      "maps.json:4:3 the key 'constructor' is refused at every level: it shadows what every object inherits; rename or remove it",
+    ]);
+  });
+
+  it('refuses a prototype key nested in a YAML map', async () => {
+    const result = await evaluate({ 'maps.yaml': `touchfiles:\n  judge-tone:\n    - src/tone/**\n  prototype:\n    - src/**\n` }, 'maps.yaml', { path: 'touchfiles' });
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual(["maps.yaml:4:3 the key 'prototype' is refused at every level: it shadows what every object inherits; rename or remove it"]);
+  });
+
+  it("refuses a '__proto__' key in a TS map, which sets the prototype rather than an entry; a 'constructor' key is an entry there", async () => {
+    const result = await evaluate({ 'touchfiles.ts': `export const E2E = {\n  constructor: ['src/a/**'],\n  __proto__: ['src/**'],\n};\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.value).toEqual({ constructor: ['src/a/**'] });
+    expect(result.errors).toEqual(["touchfiles.ts:3:3 a '__proto__' key sets the object's prototype, not an entry: rename it"]);
+  });
+
   it('names a missing export and a missing path', async () => {
     expect((await evaluate({ 'touchfiles.ts': `export const A = {};\n` }, 'touchfiles.ts', { export: 'E2E' })).errors).toEqual(["touchfiles.ts:1:1 touchfiles.ts has no export 'E2E'"]);
     expect((await evaluate({ 'maps.json': `{ "a": {} }` }, 'maps.json', { path: 'a.touchfiles' })).errors).toEqual(["maps.json:1:8 maps.json has no 'a.touchfiles'"]);
