@@ -1,5 +1,5 @@
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
-import type { Expr } from '../facts/types.js';
+import type { Expr, FileFacts, MutationFact } from '../facts/types.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
 import { loadYaml } from '../parse/yaml.js';
@@ -210,6 +210,12 @@ export class Evaluator {
   private refValues(file: string, name: string, loc: Loc, context: Context): Value[] {
     const facts = this.model.facts(file);
     const constant = facts?.constants.find((c) => c.name === name);
+    const mutation = facts ? mutationOf(facts, name) : null;
+    if (mutation) {
+      const through = mutation.name === name ? '' : ` (through '${mutation.name}', which holds it)`;
+      context.errors.push({ file, loc: mutation.loc, message: `'${name}' is mutated at line ${mutation.loc.line}${through}: \`${mutation.how}\` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration` });
+      return [];
+    }
     if (constant) {
       if (constant.kind !== 'const') {
         context.errors.push({ file, loc, message: `'${name}' is a ${constant.kind} binding: its value can change at run time; declare it const` });
@@ -314,6 +320,34 @@ export class Evaluator {
     }
     return { value, errors, files: [file] };
   }
+}
+
+/**
+ * The first write into what `name` holds in its module: into `name` itself, or
+ * into a top-level const that is `name` or a part of it (`const ALIAS = MAP`,
+ * `const BASIC = MAP.basic`), whose writes change `name`'s value too.
+ */
+function mutationOf(facts: FileFacts, name: string): MutationFact | null {
+  const names = new Set([name]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const constant of facts.constants) {
+      if (names.has(constant.name)) continue;
+      const root = rootRef(constant.expr);
+      if (root !== null && names.has(root)) {
+        names.add(constant.name);
+        grew = true;
+      }
+    }
+  }
+  return facts.mutations.find((mutation) => names.has(mutation.name)) ?? null;
+}
+
+/** The name an expression reads through member accesses (`MAP` of `MAP.basic[0]`), or null. */
+function rootRef(expr: Expr): string | null {
+  let current = expr;
+  while (current.k === 'member') current = current.obj;
+  return current.k === 'ref' ? current.name : null;
 }
 
 function setEntry(entries: ObjEntry[], entry: ObjEntry): void {

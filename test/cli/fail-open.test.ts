@@ -251,3 +251,35 @@ describe('a __proto__ key cannot switch a rule off', () => {
     expect(findings).toContain('test/maps.json:4:5 touchfiles-cover-paid-tests/unevaluableMap');
   });
 });
+
+describe('a const map mutated after its declaration is not evaluated from its literal', () => {
+  const config = JSON.stringify({
+    tests: { include: ['test/**/*.test.ts'], paid: ['test/evals/**/*.test.ts'], ids: [{ call: 'runEval', property: 'name' }] },
+    maps: {
+      touchfiles: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' },
+      tiers: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TIERS' },
+      globals: { file: 'test/helpers/touchfiles.ts', export: 'GLOBAL_TOUCHFILES', require: ['test/helpers/run.ts'] },
+    },
+  });
+  const rest = `export const E2E_TIERS = { answer: 'gate' };\nexport const GLOBAL_TOUCHFILES = ['test/helpers/touchfiles.ts', 'test/helpers/run.ts'];\n`;
+  const harness = (touchfiles: string): Record<string, string> => ({
+    'tripwire.config.json': config,
+    'test/helpers/run.ts': `export function runEval(options: { name: string }) {\n  return options.name;\n}\n`,
+    'test/helpers/touchfiles.ts': `${touchfiles}${rest}`,
+    'test/evals/answer.test.ts': `import { runEval } from '../helpers/run.js';\nrunEval({ name: 'answer' });\n`,
+  });
+
+  it('reports the map as unevaluable at the line that mutates it', () => {
+    const { code, raw } = findingsOf(makeGitRepo(harness(`export const E2E_TOUCHFILES = {\n  answer: ['test/evals/answer.test.ts', 'test/helpers/run.ts'],\n};\nE2E_TOUCHFILES.answer = [];\n`)));
+    expect(code).toBe(1);
+    expect(raw.filter((f) => f.messageId === 'unevaluableMap').map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId} ${f.message}`)).toEqual([
+      "test/helpers/touchfiles.ts:4:1 touchfiles-cover-paid-tests cannot evaluate the map statically: 'E2E_TOUCHFILES' is mutated at line 4: `E2E_TOUCHFILES.answer = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration",
+    ]);
+  });
+
+  it('evaluates the same map when nothing writes into it', () => {
+    const { code, findings } = findingsOf(makeGitRepo(harness(`export const E2E_TOUCHFILES = {\n  answer: ['test/evals/answer.test.ts', 'test/helpers/run.ts'],\n};\nexport const ANSWER_FILES = [...E2E_TOUCHFILES.answer].sort();\n`)));
+    expect(findings).toEqual([]);
+    expect(code).toBe(0);
+  });
+});
