@@ -439,7 +439,7 @@ function jsonValue(file: string, text: string, errors: EvalError[]): Value | nul
 }
 
 function yamlValue(file: string, text: string, errors: EvalError[]): Value | null {
-  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
+  const { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true });
   const locOf = (range: readonly number[] | null | undefined): Loc => {
@@ -454,9 +454,14 @@ function yamlValue(file: string, text: string, errors: EvalError[]): Value | nul
     if (isMap(node)) {
       const entries: ObjEntry[] = [];
       for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : null;
-        if (key === null) continue;
-        const keyLoc = isScalar(pair.key) ? locOf(pair.key.range) : locOf(node.range);
+        if (!isScalar(pair.key)) {
+          // `? [a, b]` or `? {a: 1}` (or an alias) as a key: no string key to select by, so the entry cannot be read.
+          const range = isNode(pair.key) ? pair.key.range : node.range;
+          errors.push({ file, loc: locOf(range), message: 'a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key' });
+          continue;
+        }
+        const key = String(pair.key.value);
+        const keyLoc = locOf(pair.key.range);
         if (FORBIDDEN_KEYS.has(key)) {
           errors.push({ file, loc: keyLoc, message: forbiddenKeyMessage(key) });
           continue;

@@ -283,3 +283,23 @@ describe('a const map mutated after its declaration is not evaluated from its li
     expect(code).toBe(0);
   });
 });
+
+describe('a YAML map entry with a key that is not a scalar is not dropped in silence', () => {
+  const config = JSON.stringify({ tests: { include: ['test/**/*.test.ts'], paid: ['test/evals/**'] }, maps: { touchfiles: { file: 'test/maps.yaml', path: 'touchfiles' } } });
+  const files = (maps: string): Record<string, string> => ({
+    'tripwire.config.json': config,
+    'test/maps.yaml': maps,
+    'test/evals/answer.test.ts': `import { test } from 'vitest';\ntest('answer', () => {});\n`,
+  });
+
+  it('reports the entry as unevaluable at its key', () => {
+    const { code, findings } = findingsOf(makeGitRepo(files(`touchfiles:\n  answer:\n    - test/evals/answer.test.ts\n  ? [answer, judge]\n  : - src/**\n`)), ['--rule', 'touchfiles-cover-paid-tests']);
+    expect(code).toBe(1);
+    expect(findings).toEqual(['test/maps.yaml:4:5 touchfiles-cover-paid-tests/unevaluableMap']);
+  });
+
+  it('reads the same map with plain keys', () => {
+    const { findings } = findingsOf(makeGitRepo(files(`touchfiles:\n  answer:\n    - test/evals/answer.test.ts\n`)), ['--rule', 'touchfiles-cover-paid-tests']);
+    expect(findings).toEqual([]);
+  });
+});

@@ -122,6 +122,15 @@ describe('the static map evaluator', () => {
     expect(result.errors).toEqual(["touchfiles.ts:3:3 a '__proto__' key sets the object's prototype, not an entry: rename it"]);
   });
 
+  it('cannot evaluate a YAML map entry whose key is a list or a map, at that key, and keeps the others', async () => {
+    const result = await evaluate({ 'maps.yaml': `touchfiles:\n  judge-tone:\n    - src/tone/**\n  ? [judge-a, judge-b]\n  : - src/**\n  ? {name: judge-c}\n  : - src/**\n` }, 'maps.yaml', { path: 'touchfiles' });
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual([
+      'maps.yaml:4:5 a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key',
+      'maps.yaml:6:5 a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key',
+    ]);
+  });
+
   it('names a missing export and a missing path', async () => {
     expect((await evaluate({ 'touchfiles.ts': `export const A = {};\n` }, 'touchfiles.ts', { export: 'E2E' })).errors).toEqual(["touchfiles.ts:1:1 touchfiles.ts has no export 'E2E'"]);
     expect((await evaluate({ 'maps.json': `{ "a": {} }` }, 'maps.json', { path: 'a.touchfiles' })).errors).toEqual(["maps.json:1:8 maps.json has no 'a.touchfiles'"]);
