@@ -8,8 +8,11 @@ export type PathMatcher = (relPath: string) => boolean;
  * silently skip them, and a touchfile glob that misses a file deselects a paid
  * test without a word. `windows: false`: every path we match is repo-relative
  * POSIX, so a backslash in a pattern stays an escape on every platform.
+ * `flags: 's'`: picomatch builds `**` from `.`, which does not match a newline,
+ * and git allows one in a file name; like git's own wildmatch, a wildcard
+ * matches every character but `/`.
  */
-const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false, flags: 's' };
 
 /**
  * Patterns made only of these characters have no glob syntax (`@` is one only

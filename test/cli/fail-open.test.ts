@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeGitRepo, runCli } from '../support/repo.js';
+import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
 
 // Each case is a way today's tripwire printed ✔ and exited 0 on something it never
 // looked at (issue 16, "Fail-open"), beside the neighbour that is still checked.
@@ -301,5 +301,43 @@ describe('a YAML map entry with a key that is not a scalar is not dropped in sil
   it('reads the same map with plain keys', () => {
     const { findings } = findingsOf(makeGitRepo(files(`touchfiles:\n  answer:\n    - test/evals/answer.test.ts\n`)), ['--rule', 'touchfiles-cover-paid-tests']);
     expect(findings).toEqual([]);
+  });
+});
+
+describe('a glob matches a file name holding a newline', () => {
+  const config = JSON.stringify({
+    tests: { include: ['test/**/*.test.ts'], paid: ['test/evals/**/*.test.ts'], ids: [{ call: 'runEval', property: 'name' }] },
+    maps: { touchfiles: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' } },
+  });
+  const harness = {
+    'tripwire.config.json': config,
+    'test/helpers/run.ts': `export function runEval(options: { name: string }) {\n  return options.name;\n}\n`,
+    'test/helpers/touchfiles.ts': `export const E2E_TOUCHFILES = {\n  'review-basic': ['test/evals/review.test.ts', 'src/review/**'],\n};\n`,
+    'test/evals/review.test.ts': `import { runEval } from '../helpers/run.js';\nrunEval({ name: 'review-basic' });\n`,
+    'src/review/review.ts': 'export const review = 1;\n',
+  };
+
+  function selectAfterAdding(name: string): { code: number | null; changed: string[]; selected: string[] } {
+    const dir = makeGitRepo(harness);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFiles(dir, { [name]: 'export const extra = 1;\n' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'change');
+    const run = runCli(['select', '--base', 'main', '--format', 'json'], dir);
+    const output: { changed: string[]; selected: { id: string }[] } = JSON.parse(run.stdout);
+    return { code: run.code, changed: output.changed, selected: output.selected.map((entry) => entry.id) };
+  }
+
+  it('selects the test whose ** glob matches a changed file with a newline in its name', () => {
+    expect(selectAfterAdding('src/review/notes\nmore.ts')).toEqual({ code: 0, changed: ['src/review/notes\nmore.ts'], selected: ['review-basic'] });
+  });
+
+  it('selects it for the same change under a plain name', () => {
+    expect(selectAfterAdding('src/review/notes-more.ts')).toEqual({ code: 0, changed: ['src/review/notes-more.ts'], selected: ['review-basic'] });
+  });
+
+  it("checks a test file under a directory with a newline in its name, which the include glob's ** spans", () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': CONFIG, 'test/new\nunit/judge.test.ts': `import OpenAI from 'openai';\nnew OpenAI();\n` });
+    expect(findingsOf(dir).findings).toEqual(['test/new\nunit/judge.test.ts:1:1 no-paid-calls-in-free-tests/paidImport']);
   });
 });

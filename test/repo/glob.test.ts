@@ -38,6 +38,15 @@ describe('compileGlobs', () => {
     expect(matches('test/unit/a.ts')).toBe(false);
   });
 
+  it('lets ** and * match a newline in a file or directory name, as git does, but never a slash', () => {
+    const matches = compileGlobs(['src/**', 'test/*.ts']);
+    expect(matches('src/notes\nmore/a.ts')).toBe(true);
+    expect(matches('src/a\nb.ts')).toBe(true);
+    expect(matches('test/a\nb.ts')).toBe(true);
+    expect(matches('test/a/b.ts')).toBe(false);
+    expect(compileGlobs(['test/**/*.test.ts'])('test/new\nunit/judge.test.ts')).toBe(true);
+  });
+
   it('expands braces', () => {
     const matches = compileGlobs(['test/e2e-{llm,api}.test.ts']);
     expect(matches('test/e2e-llm.test.ts')).toBe(true);
