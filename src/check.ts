@@ -18,6 +18,7 @@ import { fileBlobId } from './repo/blob-id.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
+import { excludesDirectory, reachesInto } from './repo/glob.js';
 import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
@@ -39,6 +40,10 @@ export const CORE_RULES = {
   'unfollowed-symlink': {
     description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
     messages: { unfollowedSymlink: { description: 'The link points outside the repository or to nothing, and was not followed.' } },
+  },
+  'unchecked-submodule': {
+    description: 'A configured glob reaches into a git submodule, whose files tripwire does not list: nothing in it was checked.',
+    messages: { uncheckedSubmodule: { description: 'A submodule (gitlink) lies where tests.include, tests.paid or shipped.include reaches; its files were not checked.' } },
   },
   'unmatched-glob': {
     description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
@@ -86,7 +91,7 @@ export interface CheckOptions {
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
-  listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> };
+  listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
 }
 
 export interface RunResult extends CheckResult {
@@ -122,24 +127,24 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
     const state = await readStagedState(gitRoot, loaded.root);
     const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed }, diff);
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed, gitlinks: state.gitlinks }, diff);
   }
-  const { files, blobIds, unfollowed } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
+  const { files, blobIds, unfollowed, gitlinks } = options.listing ?? (await discoverFiles(loaded.root, { blobIds: options.cache !== false }));
   const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, diff);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks }, diff);
 }
 
 /** `buildModel` without `--base`, synchronously, for the ESLint surface. */
 export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
-  const { files, blobIds, unfollowed } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed }, undefined);
+  const { files, blobIds, unfollowed, gitlinks } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks }, undefined);
 }
 
 function assembleModel(
   loaded: LoadedConfig,
   files: readonly string[],
-  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string> },
+  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string>; gitlinks?: readonly string[] },
   diff: DiffInput | undefined,
 ): BuiltModel {
   const { config, root } = loaded;
@@ -151,7 +156,7 @@ function assembleModel(
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }) });
+  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
   return { model, root, configPath: loaded.file, cache };
 }
 
@@ -255,6 +260,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
+  findings.push(...uncheckedSubmodules(model));
   for (const problem of model.paidList().problems) {
     findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
   }
@@ -360,6 +366,35 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
   for (const { glob, file, loc, ref } of model.paidList().read) {
     if (glob.startsWith('!') || model.matching([glob]).length > 0) continue;
     findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', file, loc, `'${glob}' of ${ref} matches no file`));
+  }
+  return findings;
+}
+
+/**
+ * A submodule's files are in another repository: git lists the gitlink, not
+ * them. Where a configured glob reaches into one, its tests or shipped files
+ * would be checked if they were here, so leaving them out is said, once per
+ * submodule. A submodule excluded by `ignore` or by a glob's own negation is not.
+ */
+function uncheckedSubmodules(model: RepoModel): Finding[] {
+  const { tests, shipped, ignore } = model.config;
+  const lists: [string, readonly string[]][] = [
+    ['tests.include', tests.include],
+    ['tests.paid', model.paidList().globs],
+    ['shipped.include', shipped.include],
+  ];
+  const findings: Finding[] = [];
+  for (const gitlink of model.gitlinks) {
+    if (ignore.some((pattern) => excludesDirectory(pattern, gitlink))) continue;
+    for (const [key, patterns] of lists) {
+      if (patterns.some((pattern) => pattern.startsWith('!') && excludesDirectory(pattern.slice(1), gitlink))) continue;
+      const glob = patterns.find((pattern) => !pattern.startsWith('!') && reachesInto(pattern, gitlink));
+      if (glob === undefined) continue;
+      findings.push(
+        toFinding('unchecked-submodule', 'uncheckedSubmodule', 'error', gitlink, { line: 1, column: 1, endLine: 1, endColumn: 1 }, `submodule not checked: ${gitlink} is a git submodule, and ${key} '${glob}' reaches into it, but tripwire lists no file of another repository, so nothing in it was checked. Check it in its own repository, or leave it out with ignore`),
+      );
+      break;
+    }
   }
   return findings;
 }

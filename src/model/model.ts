@@ -52,6 +52,8 @@ export interface ModelOptions {
   blobIds?: ReadonlyMap<string, string>;
   /** Listed symbolic links that are never read through (outside the repository, dangling), with why. */
   unfollowed?: ReadonlyMap<string, string>;
+  /** Submodules (gitlinks): directories whose files are not listed. */
+  gitlinks?: readonly string[];
   diff?: DiffInput;
 }
 
@@ -67,6 +69,8 @@ export class RepoModel {
   readonly configFile: string | null;
   readonly files: readonly string[];
   readonly fileSet: ReadonlySet<string>;
+  /** Submodules (gitlinks) in the listing: their files are in another repository and are not listed. */
+  readonly gitlinks: readonly string[];
   /** Files that could not be read or parsed, in the order they were met; a file's parse errors are one problem. */
   readonly problems: FileProblem[] = [];
   /** Facts parsed and found in the cache, and files read from disk (`text`). */
@@ -107,6 +111,7 @@ export class RepoModel {
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
+    this.gitlinks = options.gitlinks ?? [];
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
   }
@@ -277,6 +282,7 @@ export class RepoModel {
       overlays,
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
+      gitlinks: this.gitlinks,
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }

@@ -16,6 +16,8 @@ export interface DiscoveredFiles {
   blobIds: Map<string, string>;
   /** Listed symbolic links that are not followed (outside the repository, or dangling), with why. */
   unfollowed: Map<string, string>;
+  /** Submodules under `dir` (none outside git): their files are not listed. */
+  gitlinks: string[];
 }
 
 /**
@@ -43,7 +45,7 @@ export async function discoverFiles(dir: string, options: { blobIds?: boolean } 
     throw new UsageError(`cannot check ${dir}: no work tree (it is a bare repository or a .git directory); check a clone or a worktree of it`);
   }
   const walked = await walk(dir);
-  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map() };
+  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map(), gitlinks: [] };
 }
 
 function isDirectory(dir: string): boolean {

@@ -341,3 +341,33 @@ describe('a glob matches a file name holding a newline', () => {
     expect(findingsOf(dir).findings).toEqual(['test/new\nunit/judge.test.ts:1:1 no-paid-calls-in-free-tests/paidImport']);
   });
 });
+
+describe('a submodule a configured glob reaches into is reported, not dropped', () => {
+  /** A repository whose `test/vendor/evals` is a real submodule holding a free test that reaches a paid call. */
+  function withSubmodule(config: unknown, files: Record<string, string> = {}): string {
+    const inner = makeGitRepo({ 'judge.test.ts': `import OpenAI from 'openai';\nnew OpenAI();\n` });
+    const dir = makeGitRepo({ 'tripwire.config.json': JSON.stringify(config), 'test/unit/format.test.ts': `import { test } from 'vitest';\ntest('formats', () => {});\n`, ...files });
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'test/vendor/evals');
+    git(dir, 'commit', '-q', '-m', 'submodule');
+    return dir;
+  }
+
+  it('reports a submodule under a test root once, naming the glob', () => {
+    const { code, raw } = findingsOf(withSubmodule({ tests: { include: ['test/**/*.test.ts'] } }));
+    expect(code).toBe(1);
+    expect(raw.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}/${f.messageId} ${f.message}`)).toEqual([
+      "test/vendor/evals:1:1 unchecked-submodule/uncheckedSubmodule submodule not checked: test/vendor/evals is a git submodule, and tests.include 'test/**/*.test.ts' reaches into it, but tripwire lists no file of another repository, so nothing in it was checked. Check it in its own repository, or leave it out with ignore",
+    ]);
+  });
+
+  it('reports a submodule that a shipped glob reaches into beside files of its own', () => {
+    const { findings } = findingsOf(withSubmodule({ tests: { include: ['test/unit/**/*.test.ts'] }, shipped: { include: ['test/vendor/**'] } }, { 'test/vendor/README.md': '# Vendored suites\n' }));
+    expect(findings).toEqual(['test/vendor/evals:1:1 unchecked-submodule/uncheckedSubmodule']);
+  });
+
+  it('is silent about a submodule no glob reaches, one left out with ignore, and one a negated glob excludes', () => {
+    expect(findingsOf(withSubmodule({ tests: { include: ['test/unit/**/*.test.ts'] } })).findings).toEqual([]);
+    expect(findingsOf(withSubmodule({ tests: { include: ['test/**/*.test.ts'] }, ignore: ['test/vendor/**'] })).findings).toEqual([]);
+    expect(findingsOf(withSubmodule({ tests: { include: ['test/**/*.test.ts', '!test/vendor/**'] } })).findings).toEqual([]);
+  });
+});
