@@ -187,10 +187,10 @@ describe('a stray NUL byte does not make a text file binary and unchecked', () =
 describe('deeply nested Markdown does not hide the rest of a SKILL.md', () => {
   const config = JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**'] }, removed: [{ id: 'stipulation', tokens: ['STIPULATE_FIXTURES'], why: 'the harness no longer stipulates fixtures' }], preset: 'strict' });
 
-  it('checks what follows 50 levels of list markers (100 bytes)', () => {
-    const skill = `# Review\n\n${'- '.repeat(50)}deep\n\nHonour STIPULATE_FIXTURES when it is set.\n`;
-    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'tripwire.config.json': config, 'skills/review/SKILL.md': skill }));
-    expect(findings).toEqual(['skills/review/SKILL.md:5:8 no-dangling-references/removedToken']);
+  it('checks the prose that follows 50 levels of list markers (100 bytes) for a test-only variable', () => {
+    const skill = `# Review\n\n${'- '.repeat(50)}deep\n\nRead the change from REVIEW_FIXTURE_DIR when it is set.\n`;
+    const { findings } = findingsOf(makeGitRepo({ ...SEAM_HARNESS, 'skills/review/SKILL.md': skill }));
+    expect(findings).toEqual(['skills/review/SKILL.md:5:22 no-test-carve-outs/testOnlyEnvMention']);
   });
 
   it('reports nesting deeper than the parser reads as a parse-error at its line', () => {
