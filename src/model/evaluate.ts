@@ -213,7 +213,9 @@ export class Evaluator {
     const mutation = facts ? mutationOf(facts, name) : null;
     if (mutation) {
       const through = mutation.name === name ? '' : ` (through '${mutation.name}', which holds it)`;
-      context.errors.push({ file, loc: mutation.loc, message: `'${name}' is mutated at line ${mutation.loc.line}${through}: \`${mutation.how}\` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration` });
+      // At the reference that needs the value; a map asked for by its export has none, and is named at its declaration.
+      const at = isFileStart(loc) ? (constant?.loc ?? mutation.loc) : loc;
+      context.errors.push({ file, loc: at, message: `'${name}' is mutated at line ${mutation.loc.line}${through}: \`${mutation.how}\` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration` });
       return [];
     }
     if (constant) {
@@ -341,6 +343,10 @@ function mutationOf(facts: FileFacts, name: string): MutationFact | null {
     }
   }
   return facts.mutations.find((mutation) => names.has(mutation.name)) ?? null;
+}
+
+function isFileStart(loc: Loc): boolean {
+  return loc.line === FILE_START.line && loc.column === FILE_START.column && loc.endLine === FILE_START.endLine && loc.endColumn === FILE_START.endColumn;
 }
 
 /** The name an expression reads through member accesses (`MAP` of `MAP.basic[0]`), or null. */

@@ -269,11 +269,11 @@ describe('a const map mutated after its declaration is not evaluated from its li
     'test/evals/answer.test.ts': `import { runEval } from '../helpers/run.js';\nrunEval({ name: 'answer' });\n`,
   });
 
-  it('reports the map as unevaluable at the line that mutates it', () => {
+  it('reports the map as unevaluable at its declaration, naming the line that mutates it', () => {
     const { code, raw } = findingsOf(makeGitRepo(harness(`export const E2E_TOUCHFILES = {\n  answer: ['test/evals/answer.test.ts', 'test/helpers/run.ts'],\n};\nE2E_TOUCHFILES.answer = [];\n`)));
     expect(code).toBe(1);
     expect(raw.filter((f) => f.messageId === 'unevaluableMap').map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId} ${f.message}`)).toEqual([
-      "test/helpers/touchfiles.ts:4:1 touchfiles-cover-paid-tests cannot evaluate the map statically: 'E2E_TOUCHFILES' is mutated at line 4: `E2E_TOUCHFILES.answer = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration",
+      "test/helpers/touchfiles.ts:1:14 touchfiles-cover-paid-tests cannot evaluate the map statically: 'E2E_TOUCHFILES' is mutated at line 4: `E2E_TOUCHFILES.answer = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration",
     ]);
   });
 
