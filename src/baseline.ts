@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
 import { ConfigError } from './config/errors.js';
+import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from './util/json-keys.js';
 import type { RepoModel } from './model/model.js';
 import { FILE_START, lineIndex, rangeLoc } from './model/positions.js';
 import type { Finding, Loc } from './types.js';
@@ -204,6 +205,8 @@ function readBaselineFile(root: string, file: string): { entries: BaselineEntry[
   } catch {
     throw new ConfigError(join(root, file), [{ path: '', message: 'the baseline is not valid JSON; regenerate it with --update-baseline' }], file);
   }
+  const forbidden = forbiddenJsonKeys(text);
+  if (forbidden.length > 0) throw new ConfigError(join(root, file), forbidden.map((key) => ({ path: formatKeyPath(key.path), message: forbiddenKeyMessage(key.key) })), file);
   const parsed = baselineSchema.safeParse(data);
   if (!parsed.success) throw new ConfigError(join(root, file), parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })), file);
   return { entries: parsed.data.findings, text };

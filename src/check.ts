@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline, type AddedEntry, type BaselineScope } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
-import type { Config, PresetName, RuleSetting } from './config/schema.js';
+import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, type Config, type PresetName, type RuleSetting } from './config/schema.js';
 import { cacheDirectory, openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
@@ -19,6 +19,7 @@ import { cacheRefusal, cacheRefusalSync } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
+import { excludesDirectory, reachesInto } from './repo/glob.js';
 import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
@@ -32,11 +33,18 @@ export const CORE_RULES = {
   },
   'read-error': {
     description: 'A file tripwire needs could not be read; nothing it contains was checked.',
-    messages: { readError: { description: 'The file could not be read.' } },
+    messages: {
+      readError: { description: 'The file could not be read.' },
+      notText: { description: 'A shipped or test file of no text format holds mostly binary content (NUL, control or invalid UTF-8 bytes), so it was not scanned.' },
+    },
   },
   'unfollowed-symlink': {
     description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
     messages: { unfollowedSymlink: { description: 'The link points outside the repository or to nothing, and was not followed.' } },
+  },
+  'unchecked-submodule': {
+    description: 'A configured glob reaches into a git submodule, whose files tripwire does not list: nothing in it was checked.',
+    messages: { uncheckedSubmodule: { description: 'A submodule (gitlink) lies where tests.include, tests.paid or shipped.include reaches; its files were not checked.' } },
   },
   'unmatched-glob': {
     description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
@@ -88,7 +96,7 @@ export interface CheckOptions {
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
-  listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> };
+  listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
 }
@@ -130,11 +138,11 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
     const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, loaded.root), refusalOf(loaded.root, options)]);
     const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed, cacheRefused }, diff);
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed, gitlinks: state.gitlinks, cacheRefused }, diff);
   }
-  const [{ files, blobIds, unfollowed }, cacheRefused] = await Promise.all([options.listing ?? discoverFiles(loaded.root, { blobIds: options.cache !== false }), refusalOf(loaded.root, options)]);
+  const [{ files, blobIds, unfollowed, gitlinks }, cacheRefused] = await Promise.all([options.listing ?? discoverFiles(loaded.root, { blobIds: options.cache !== false }), refusalOf(loaded.root, options)]);
   const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, cacheRefused }, diff);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks, cacheRefused }, diff);
 }
 
 /** Whether the cache this run would use is one the checked change could have written (see cacheRefusal). */
@@ -146,15 +154,15 @@ async function refusalOf(root: string, options: CheckOptions): Promise<string | 
 /** `buildModel` without `--base`, synchronously, for the ESLint surface. */
 export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
   const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
-  const { files, blobIds, unfollowed } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
+  const { files, blobIds, unfollowed, gitlinks } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
   const cacheRefused = options.cache === false ? null : cacheRefusalSync(cacheDirectory(loaded.root, options.cacheLocation), loaded.root);
-  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, cacheRefused }, undefined);
+  return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks, cacheRefused }, undefined);
 }
 
 function assembleModel(
   loaded: LoadedConfig,
   files: readonly string[],
-  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string> },
+  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string>; gitlinks?: readonly string[] },
   diff: DiffInput | undefined,
 ): BuiltModel {
   const { config, root } = loaded;
@@ -167,7 +175,7 @@ function assembleModel(
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }) });
+  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
   return { model, root, configPath: loaded.file, cache, cacheRefused };
 }
 
@@ -184,6 +192,9 @@ async function readDiff(root: string, ref: string): Promise<DiffInput> {
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
+  assertSomethingToCheck(model, configPath);
+  // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
+  if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
   const { findings, suppressed } = evaluate(model, selected, configPath);
   cache.save();
@@ -254,6 +265,30 @@ function grownFinding(file: string, added: AddedEntry): Finding {
   return toFinding('baseline-growth', 'baselineEntryAdded', 'error', file, added.loc, message, related);
 }
 
+/**
+ * With no configuration only the default `tests.include` is checked; when it
+ * matches nothing (an empty directory, a repository with no commits, the wrong
+ * `--cwd`), a green run would say nothing was wrong with what was not looked at.
+ */
+function assertSomethingToCheck(model: RepoModel, configPath: string | null): void {
+  if (configPath !== null || model.testFiles().length > 0) return;
+  throw new UsageError(
+    `nothing to check in ${model.root}: no configuration (${CONFIG_FILE_NAMES.join(', ')} or a "${PACKAGE_JSON_KEY}" key in package.json) and no file matches the default tests.include (${model.config.tests.include.join(', ')}); run 'tripwire init' there, or point --cwd at the repository`,
+  );
+}
+
+/** Each path a user passes must name a listed file or a directory holding one: a typo must not narrow the report to nothing. */
+function assertPathsListed(model: RepoModel, paths: readonly string[] | undefined, cwd: string): void {
+  for (const path of paths ?? []) {
+    const rel = toPosix(relative(model.root, resolve(cwd, path)));
+    if (rel === '') continue;
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) throw new UsageError(`path '${path}' is outside the repository checked (${model.root})`);
+    const prefix = `${rel}/`;
+    if (model.fileSet.has(rel) || model.files.some((file) => file.startsWith(prefix))) continue;
+    throw new UsageError(`path '${path}' names no file tripwire checks: it does not exist, or git ignores it, or the configuration's ignore does`);
+  }
+}
+
 function outsideInputs(model: RepoModel): Map<string, string | null> {
   const inputs = new Map(model.outsideInputs());
   // The manifests are read whether or not git lists them (a baseline may be ignored).
@@ -279,12 +314,13 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   findings.push(...unmatchedGlobs(model, configPath));
+  findings.push(...uncheckedSubmodules(model));
   for (const problem of model.paidList().problems) {
     findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
   }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
-    findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
+    findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
   return { findings: kept, suppressed };
@@ -384,6 +420,35 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
   for (const { glob, file, loc, ref } of model.paidList().read) {
     if (glob.startsWith('!') || model.matching([glob]).length > 0) continue;
     findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', file, loc, `'${glob}' of ${ref} matches no file`));
+  }
+  return findings;
+}
+
+/**
+ * A submodule's files are in another repository: git lists the gitlink, not
+ * them. Where a configured glob reaches into one, its tests or shipped files
+ * would be checked if they were here, so leaving them out is said, once per
+ * submodule. A submodule excluded by `ignore` or by a glob's own negation is not.
+ */
+function uncheckedSubmodules(model: RepoModel): Finding[] {
+  const { tests, shipped, ignore } = model.config;
+  const lists: [string, readonly string[]][] = [
+    ['tests.include', tests.include],
+    ['tests.paid', model.paidList().globs],
+    ['shipped.include', shipped.include],
+  ];
+  const findings: Finding[] = [];
+  for (const gitlink of model.gitlinks) {
+    if (ignore.some((pattern) => excludesDirectory(pattern, gitlink))) continue;
+    for (const [key, patterns] of lists) {
+      if (patterns.some((pattern) => pattern.startsWith('!') && excludesDirectory(pattern.slice(1), gitlink))) continue;
+      const glob = patterns.find((pattern) => !pattern.startsWith('!') && reachesInto(pattern, gitlink));
+      if (glob === undefined) continue;
+      findings.push(
+        toFinding('unchecked-submodule', 'uncheckedSubmodule', 'error', gitlink, { line: 1, column: 1, endLine: 1, endColumn: 1 }, `submodule not checked: ${gitlink} is a git submodule, and ${key} '${glob}' reaches into it, but tripwire lists no file of another repository, so nothing in it was checked. Check it in its own repository, or leave it out with ignore`),
+      );
+      break;
+    }
   }
   return findings;
 }

@@ -49,7 +49,7 @@ export interface ResultsProbe {
   /** The stored verdict for exactly these inputs, or null. */
   hit: StoredRun | null;
   /** The listing the key was computed from: the run on a miss uses it rather than listing again. */
-  listing: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string> } | null;
+  listing: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] } | null;
   /** Records a run's verdict under this probe's key; never throws. */
   store(run: StoredRun, outside: ReadonlyMap<string, string | null>): void;
   /**
@@ -101,8 +101,9 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   } else {
     const [found, refusal] = await Promise.all([discoverFiles(root, { blobIds: true }), refused]);
     if (!found.git) return null;
-    if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed }, store() {}, refused: refusal };
-    listing = { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed };
+    if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks }, store() {}, refused: refusal };
+    listing = { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks };
+    for (const gitlink of found.gitlinks) hash.update(`\0gitlink ${gitlink}`);
     // A link that is not followed is keyed by why, never by reading through it.
     for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? found.unfollowed.get(file) ?? fileBlobId(join(root, file)) ?? '-'}`);
     if (options.base !== undefined) {

@@ -1,15 +1,9 @@
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { isBinary, linesOf } from '../../src/model/seams.js';
+import { linesOf } from '../../src/model/seams.js';
+import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/model/text-kind.js';
 import { tokenOffsets } from '../../src/model/text-scan.js';
 import type { Loc } from '../../src/types.js';
-
-const TEXT_EXTENSIONS = new Set([
-  'md', 'markdown', 'mdx', 'mdc', 'txt', 'tmpl', 'tpl', 'prompt', 'j2', 'jinja', 'hbs', 'mustache', 'ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs',
-  'cjs', 'json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'ini', 'cfg', 'conf', 'env', 'sh', 'bash', 'zsh', 'fish', 'bats', 'py', 'rb', 'go', 'rs',
-  'java', 'kt', 'swift', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'php', 'sql', 'html', 'htm', 'css', 'scss', 'xml', 'properties', 'gradle', 'lua',
-  'pl', 'r', 'ex', 'exs', 'csv', 'tsv', 'diff', 'patch', 'svelte', 'vue', 'astro',
-]);
 
 /** Files whose history legitimately names what is gone. */
 export function isHistoryFile(file: string): boolean {
@@ -21,9 +15,8 @@ export function scannableFiles(model: RepoModel): string[] {
   return model.files.filter((file) => {
     const base = posix.basename(file);
     if (/(?:^package-lock\.json|^yarn\.lock|^pnpm-lock\.yaml|^bun\.lockb?|\.min\.js)$/.test(base)) return false;
-    const dot = base.lastIndexOf('.');
-    if (dot <= 0) return true;
-    return TEXT_EXTENSIONS.has(base.slice(dot + 1).toLowerCase());
+    const extension = extensionOf(file);
+    return extension === null || TEXT_EXTENSIONS.has(extension);
   });
 }
 
@@ -43,7 +36,7 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
   const purpose = `mentions\0${tokens.join('\0')}`;
   const mentions: Mention[] = [];
   for (const file of scannableFiles(model)) {
-    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(text, tokens)) ?? []) {
+    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(file, text, tokens)) ?? []) {
       const token = tokens[index] ?? '';
       if (skip(file, token)) continue;
       mentions.push({ token, file, loc: { line, column, endLine: line, endColumn: column + token.length } });
@@ -52,9 +45,9 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
   return mentions;
 }
 
-/** [token index, line, column] of every whole-word occurrence, line by line; none in a binary file. */
-function scanTokens(text: string, tokens: readonly string[]): [number, number, number][] {
-  if (isBinary(text)) return [];
+/** [token index, line, column] of every whole-word occurrence, line by line; none in a file that is not text. */
+function scanTokens(file: string, text: string, tokens: readonly string[]): [number, number, number][] {
+  if (textKind(file, text) !== 'text') return [];
   const probes = tokens.map((token) => (/\s/.test(token) ? null : token));
   // Most files name none of the tokens: the whole text rules them out before it is split into lines.
   if (!probes.includes(null) && !probes.some((probe) => probe !== null && text.includes(probe))) return [];

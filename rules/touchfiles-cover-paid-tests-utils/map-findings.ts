@@ -7,7 +7,7 @@ import type { MessageKind, RuleFinding } from '../../src/rule.js';
 export const MAP_MESSAGES = {
   missingMapConfig: { description: 'Paid test files exist but the map this rule reads is not configured, so nothing can be checked.' },
   missingMapFile: { description: 'The configured map file does not exist.' },
-  unevaluableMap: { description: 'A part of the map cannot be evaluated statically (a call, an unresolved name, a mutable binding, a duplicate key): the node is named.' },
+  unevaluableMap: { description: 'A part of the map cannot be evaluated statically (a call, an unresolved name, a mutable binding, a const its module mutates after the declaration, a duplicate key, a __proto__, constructor or prototype key, a YAML key that is not a scalar): the node is named.' },
 } satisfies Record<string, MessageKind>;
 
 /** The evaluation problems of the maps and ids that belong to `rule`. */

@@ -13,6 +13,7 @@ import { report } from '../report/index.js';
 import type { Finding } from '../types.js';
 import { closest } from '../util/closest.js';
 import { VERSION } from '../version.js';
+import { resolveCwd } from './cwd.js';
 import type { Io } from './main.js';
 
 /** Runs `tripwire check` with these arguments: `freeze verify` is the rule, standalone. */
@@ -41,7 +42,7 @@ export async function freezeCommand(argv: string[], io: Io, help: string, runChe
 }
 
 async function openModel(values: { cwd?: string; config?: string }, io: Io): Promise<{ model: RepoModel; save: () => void }> {
-  const { model, cache, cacheRefused } = await buildModel({ cwd: resolve(io.cwd, values.cwd ?? '.'), ...(values.config !== undefined && { configFile: values.config }) });
+  const { model, cache, cacheRefused } = await buildModel({ cwd: resolveCwd(io.cwd, values.cwd), ...(values.config !== undefined && { configFile: values.config }) });
   warnCacheRefused(io, cacheRefused);
   return { model, save: () => cache.save() };
 }

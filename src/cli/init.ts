@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { parse } from 'jsonc-parser';
@@ -11,6 +11,7 @@ import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from '../config/schema.js';
 import { formatConfig } from '../init/format.js';
 import { HookError, installHook } from '../init/hook.js';
 import { inferConfig, type Inferred } from '../init/infer.js';
+import { resolveCwd } from './cwd.js';
 import type { Io } from './main.js';
 import { warnCacheRefused } from './cache-warning.js';
 
@@ -36,7 +37,7 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
     io.stdout(help);
     return 0;
   }
-  const root = resolve(io.cwd, values.cwd ?? '.');
+  const root = resolveCwd(io.cwd, values.cwd);
   if (!existsSync(root)) throw new UsageError(`${root} does not exist`);
   const existing = existingConfig(root);
   const [defaultName = 'tripwire.config.json'] = CONFIG_FILE_NAMES;

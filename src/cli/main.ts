@@ -5,6 +5,7 @@ import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { UsageError } from '../errors.js';
 import { warnCacheRefused } from './cache-warning.js';
+import { resolveCwd } from './cwd.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
 import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
@@ -164,7 +165,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings expects a non-negative integer, got '${values['max-warnings']}'`);
   }
   const started = performance.now();
-  const cwd = resolve(io.cwd, values.cwd ?? '.');
+  const cwd = resolveCwd(io.cwd, values.cwd);
   const options = {
     cwd,
     cache: values.cache,

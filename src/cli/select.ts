@@ -1,10 +1,10 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildModel, UsageError } from '../check.js';
 import { selectIds } from '../model/select.js';
 import type { SelectedId, Selection } from '../model/selection-types.js';
 import { changedFiles, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
+import { resolveCwd } from './cwd.js';
 import type { Io } from './main.js';
 import { warnCacheRefused } from './cache-warning.js';
 
@@ -45,7 +45,7 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   if (values.base === undefined && !values.staged) throw new UsageError('select needs --base REF, or --staged to select from the index');
 
   const { model, root, cache, cacheRefused } = await buildModel({
-    cwd: resolve(io.cwd, values.cwd ?? '.'),
+    cwd: resolveCwd(io.cwd, values.cwd),
     ...(values.config !== undefined && { configFile: values.config }),
   });
   warnCacheRefused(io, cacheRefused);

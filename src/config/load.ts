@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, configSchema, type Config } from './schema.js';
 
@@ -50,22 +51,23 @@ function findSource(cwd: string): Source | undefined {
   for (const name of CONFIG_FILE_NAMES) {
     const file = resolve(cwd, name);
     const text = readText(file, cwd);
-    if (text !== undefined) return { file, shownAs: shownAs(file, cwd), data: parseJsonc(text, file, cwd), keyPath: [] };
+    if (text !== undefined) return { file, shownAs: shownAs(file, cwd), data: parseJsonc(text, file, cwd, []), keyPath: [] };
   }
   const file = resolve(cwd, 'package.json');
   const text = readText(file, cwd);
   if (text === undefined) return undefined;
-  const manifest = parseJsonc(text, file, cwd);
-  if (!isRecord(manifest) || !(PACKAGE_JSON_KEY in manifest)) return undefined;
+  const manifest = parseJsonc(text, file, cwd, [PACKAGE_JSON_KEY]);
+  if (!isRecord(manifest) || !Object.hasOwn(manifest, PACKAGE_JSON_KEY)) return undefined;
   return { file, shownAs: shownAs(file, cwd), data: manifest[PACKAGE_JSON_KEY], keyPath: [PACKAGE_JSON_KEY] };
 }
 
 function explicitSource(cwd: string, file: string): Source {
   const text = readText(file, cwd);
   if (text === undefined) throw new ConfigError(file, [{ path: '', message: 'file not found' }], shownAs(file, cwd));
-  const data = parseJsonc(text, file, cwd);
-  if (basename(file) !== 'package.json') return { file, shownAs: shownAs(file, cwd), data, keyPath: [] };
-  if (!isRecord(data) || !(PACKAGE_JSON_KEY in data)) {
+  const isManifest = basename(file) === 'package.json';
+  const data = parseJsonc(text, file, cwd, isManifest ? [PACKAGE_JSON_KEY] : []);
+  if (!isManifest) return { file, shownAs: shownAs(file, cwd), data, keyPath: [] };
+  if (!isRecord(data) || !Object.hasOwn(data, PACKAGE_JSON_KEY)) {
     throw new ConfigError(file, [{ path: '', message: `no "${PACKAGE_JSON_KEY}" key` }], shownAs(file, cwd));
   }
   return { file, shownAs: shownAs(file, cwd), data: data[PACKAGE_JSON_KEY], keyPath: [PACKAGE_JSON_KEY] };
@@ -82,16 +84,24 @@ function readText(file: string, cwd: string): string | undefined {
   }
 }
 
-function parseJsonc(text: string, file: string, cwd: string): unknown {
+/** The parsed text; `scope` is the key path of the configuration inside the file (`["tripwire"]` in package.json). */
+function parseJsonc(text: string, file: string, cwd: string, scope: readonly string[]): unknown {
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length === 0) return data;
-  const issues = errors.map((error) => ({
-    path: '',
-    message: `invalid JSONC: ${words(printParseErrorCode(error.error))}`,
-    ...position(text, error.offset),
-  }));
-  throw new ConfigError(file, issues, shownAs(file, cwd));
+  if (errors.length > 0) {
+    const issues = errors.map((error) => ({
+      path: '',
+      message: `invalid JSONC: ${words(printParseErrorCode(error.error))}`,
+      ...position(text, error.offset),
+    }));
+    throw new ConfigError(file, issues, shownAs(file, cwd));
+  }
+  const forbidden = forbiddenJsonKeys(text, scope);
+  if (forbidden.length > 0) {
+    const issues = forbidden.map((key) => ({ path: formatKeyPath(key.path), message: `${formatKeyPath(key.path)}: ${forbiddenKeyMessage(key.key)}`, ...position(text, key.offset) }));
+    throw new ConfigError(file, issues, shownAs(file, cwd));
+  }
+  return data;
 }
 
 function validate(data: unknown, source: Source | undefined): Config {

@@ -4,6 +4,7 @@ import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseEr
 import * as z from 'zod';
 import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 import type { Loc } from '../types.js';
+import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
 
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
@@ -65,6 +66,10 @@ export function parseManifest<T>(schema: z.ZodType<T>, root: string, path: strin
   const position = lineIndex(text);
   if (errors.length > 0) {
     throw new ConfigError(join(root, path), errors.map((error) => ({ path: '', message: `invalid JSON: ${printParseErrorCode(error.error)}`, ...position(error.offset) })), path);
+  }
+  const forbidden = forbiddenJsonKeys(text);
+  if (forbidden.length > 0) {
+    throw new ConfigError(join(root, path), forbidden.map((key) => ({ path: formatKeyPath(key.path), message: `${formatKeyPath(key.path)}: ${forbiddenKeyMessage(key.key)}`, ...position(key.offset) })), path);
   }
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw new ConfigError(join(root, path), issuesFromZod(result.error.issues, schema), path);

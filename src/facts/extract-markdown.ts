@@ -1,7 +1,7 @@
 import type { Token } from 'markdown-it';
 import type { Node as YamlNode } from 'yaml';
 import { loadYaml } from '../parse/yaml.js';
-import { parseMarkdown } from '../parse/markdown.js';
+import { MAX_NESTING, parseMarkdown } from '../parse/markdown.js';
 import type { Loc } from '../types.js';
 import { shellScriptEnvRefs } from './env-lexical.js';
 import { splitShell } from './shell.js';
@@ -26,7 +26,14 @@ export function extractMarkdownFacts(source: string): MarkdownFacts {
     body = `${'\n'.repeat(end + 1)}${lines.slice(end + 1).join('\n')}`;
   }
 
-  const { tokens, references } = parseMarkdown(body);
+  const { tokens, references, truncatedAt } = parseMarkdown(body);
+  if (truncatedAt !== null) {
+    const line = truncatedAt + 1;
+    facts.parseErrors.push({
+      message: `blocks nest deeper than ${MAX_NESTING} levels at line ${line}: the Markdown parser stops there, and nothing nested deeper was read`,
+      loc: { line, column: 1, endLine: line, endColumn: (lines[truncatedAt]?.length ?? 0) + 1 },
+    });
+  }
   const headings: { level: number; text: string; loc: Loc }[] = [];
   let lastMap: [number, number] = [0, 1];
   let floor: Cursor = { line: 0, column: 0 };

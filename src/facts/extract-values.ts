@@ -1,7 +1,7 @@
 import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
-import type { CallFact, ConstantFact, EnvCompareFact, Expr, ObjProp } from './types.js';
+import type { CallFact, ConstantFact, EnvCompareFact, Expr, MutationFact, ObjProp } from './types.js';
 
 /** Test modifiers that keep a call the same declaration: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'fails', 'concurrent', 'sequential', 'skipIf', 'runIf', 'each', 'for', 'serial', 'if']);
@@ -9,11 +9,16 @@ const ARRAY_ITERATORS = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 
 const MAX_DEPTH = 12;
 /** Wrappers of wrappers are resolved this many levels deep. */
 const MAX_WRAPPER_LEVELS = 4;
+/** Array methods that change the array they are called on. */
+const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+/** `Object.*` and `Reflect.*` functions that change their first argument. */
+const MUTATING_FUNCTIONS = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties', 'Object.setPrototypeOf', 'Reflect.set', 'Reflect.defineProperty', 'Reflect.deleteProperty', 'Reflect.setPrototypeOf']);
 
 export interface ValueFacts {
   constants: ConstantFact[];
   calls: CallFact[];
   envCompares: EnvCompareFact[];
+  mutations: MutationFact[];
 }
 
 /**
@@ -26,6 +31,7 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
   const constants: ConstantFact[] = [];
   const calls: { node: TS.CallExpression; fact: CallFact }[] = [];
   const envCompares: EnvCompareFact[] = [];
+  const mutations: MutationFact[] = [];
   const localCalls = new Map<string, TS.CallExpression[]>();
   /** Block-scoped consts that are not top-level, by name; null when the name is declared twice. */
   const innerConsts = new Map<string, TS.Expression | null>();
@@ -57,6 +63,11 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
         if (names.some((name) => callNames.has(name))) calls.push({ node, fact: { names, args: [], loc: loc(node) } });
       }
     }
+    const mutated = mutationOf(node);
+    if (mutated) {
+      const name = rootName(mutated.target);
+      if (name !== null && !isShadowed(node, name)) mutations.push({ name, how: mutated.how, loc: loc(node) });
+    }
     if (ts.isBinaryExpression(node) && isEquality(node.operatorToken.kind)) {
       const pairs: [TS.Expression, TS.Expression][] = [[node.left, node.right], [node.right, node.left]];
       for (const [envSide, literalSide] of pairs) {
@@ -69,9 +80,74 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
   visit(sourceFile);
   for (const call of calls) call.fact.args = call.node.arguments.map((arg) => toExpr(arg, 0));
 
-  return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares };
+  return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares, mutations };
 
   // ---- helpers (closures over the file)
+
+  /** The object or array a node writes into, with the write shortened for a message; null for anything else. */
+  function mutationOf(node: TS.Node): { target: TS.Expression; how: string } | null {
+    if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind) && isAccess(node.left)) {
+      return { target: node.left, how: `${truncate(node.left.getText(sourceFile))} ${node.operatorToken.getText(sourceFile)} …` };
+    }
+    if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken) && isAccess(node.operand)) {
+      return { target: node.operand, how: truncate(node.getText(sourceFile)) };
+    }
+    if (ts.isDeleteExpression(node) && isAccess(node.expression)) return { target: node.expression, how: `delete ${truncate(node.expression.getText(sourceFile))}` };
+    if (!ts.isCallExpression(node)) return null;
+    const callee = unwrap(node.expression);
+    const first = node.arguments[0];
+    if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
+      return { target: first, how: `${callee.expression.text}.${callee.name.text}(${truncate(first.getText(sourceFile))}, …)` };
+    }
+    if (ts.isPropertyAccessExpression(callee) && MUTATING_METHODS.has(callee.name.text)) {
+      return { target: callee.expression, how: `${truncate(callee.getText(sourceFile))}(…)` };
+    }
+    return null;
+  }
+
+  function isAssignment(kind: TS.SyntaxKind): boolean {
+    return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+  }
+
+  function isAccess(node: TS.Expression): boolean {
+    const target = unwrap(node);
+    return ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target);
+  }
+
+  function unwrap(node: TS.Expression): TS.Expression {
+    let current = node;
+    while (ts.isParenthesizedExpression(current) || ts.isNonNullExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) current = current.expression;
+    return current;
+  }
+
+  /** The identifier an access chain starts from (`MAP` of `MAP.a[0].b`); null when it starts from a call or anything else. */
+  function rootName(node: TS.Expression): string | null {
+    let current = unwrap(node);
+    while (ts.isPropertyAccessExpression(current) || ts.isElementAccessExpression(current)) current = unwrap(current.expression);
+    return ts.isIdentifier(current) ? current.text : null;
+  }
+
+  /** Whether a declaration between `node` and the top level binds `name` (a parameter, a local, a loop or catch variable). */
+  function isShadowed(node: TS.Node, name: string): boolean {
+    for (let scope: TS.Node = node.parent; scope !== sourceFile; scope = scope.parent) {
+      if (ts.isBlock(scope) || ts.isModuleBlock(scope) || ts.isCaseClause(scope) || ts.isDefaultClause(scope)) {
+        for (const statement of scope.statements) {
+          if (ts.isVariableStatement(statement) && statement.declarationList.declarations.some((d) => binds(d.name, name))) return true;
+          if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name?.text === name) return true;
+        }
+      }
+      if (ts.isFunctionLike(scope) && scope.parameters.some((parameter) => binds(parameter.name, name))) return true;
+      if ((ts.isFunctionExpression(scope) || ts.isClassExpression(scope)) && scope.name?.text === name) return true;
+      if ((ts.isForStatement(scope) || ts.isForOfStatement(scope) || ts.isForInStatement(scope)) && scope.initializer && ts.isVariableDeclarationList(scope.initializer) && scope.initializer.declarations.some((d) => binds(d.name, name))) return true;
+      if (ts.isCatchClause(scope) && scope.variableDeclaration && binds(scope.variableDeclaration.name, name)) return true;
+    }
+    return false;
+  }
+
+  function binds(pattern: TS.BindingName, name: string): boolean {
+    if (ts.isIdentifier(pattern)) return pattern.text === name;
+    return pattern.elements.some((element) => !ts.isOmittedExpression(element) && binds(element.name, name));
+  }
 
   function isEquality(kind: TS.SyntaxKind): boolean {
     return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken || kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;

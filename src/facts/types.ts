@@ -19,6 +19,8 @@ export interface FileFacts {
   calls: CallFact[];
   /** Comparisons of an env var with a string literal (`process.env.EVALS_TIER === 'gate'`). */
   envCompares: EnvCompareFact[];
+  /** Writes into the value a module-level name holds (`MAP.x = []`, `delete MAP.x`, `Object.assign(MAP, …)`, `MAP.x.push(…)`). */
+  mutations: MutationFact[];
   /** Syntax errors reported by the parser; a file with any is a finding. */
   parseErrors: { message: string; loc: Loc }[];
   /** Every test and suite the file declares, in source order (see TestFact). */
@@ -177,6 +179,14 @@ export interface ConstantFact {
   name: string;
   kind: 'const' | 'let' | 'var';
   expr: Expr;
+  loc: Loc;
+}
+
+/** A write into the object or array a name holds, anywhere in the file where the name is not shadowed. */
+export interface MutationFact {
+  name: string;
+  /** The mutating expression, shortened: `MAP.basic = …`, `delete MAP.basic`, `Object.assign(MAP, …)`, `MAP.x.push(…)`. */
+  how: string;
   loc: Loc;
 }
 

@@ -1,9 +1,10 @@
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
-import type { Expr } from '../facts/types.js';
+import type { Expr, FileFacts, MutationFact } from '../facts/types.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
 import { loadYaml } from '../parse/yaml.js';
 import { FILE_START, lineIndex, rangeLoc } from './positions.js';
+import { FORBIDDEN_KEYS, forbiddenKeyMessage } from '../util/json-keys.js';
 
 /** A value evaluated statically, each part with where it was written. */
 export type Value =
@@ -129,6 +130,11 @@ export class Evaluator {
             continue;
           }
           const keyText = String(key.v);
+          if (keyText === '__proto__') {
+            // `{ __proto__: x }` sets the object's prototype: x is no entry of the map, whatever a reader sees.
+            context.errors.push({ file, loc: prop.key.loc, message: "a '__proto__' key sets the object's prototype, not an entry: rename it" });
+            continue;
+          }
           const earlier = written.get(keyText);
           if (earlier) {
             context.errors.push({ file, loc: prop.loc, message: `duplicate key '${keyText}' (first at line ${earlier.line}): JavaScript keeps only the last, and the earlier list is silently dropped` });
@@ -204,6 +210,14 @@ export class Evaluator {
   private refValues(file: string, name: string, loc: Loc, context: Context): Value[] {
     const facts = this.model.facts(file);
     const constant = facts?.constants.find((c) => c.name === name);
+    const mutation = facts ? mutationOf(facts, name) : null;
+    if (mutation) {
+      const through = mutation.name === name ? '' : ` (through '${mutation.name}', which holds it)`;
+      // At the reference that needs the value; a map asked for by its export has none, and is named at its declaration.
+      const at = isFileStart(loc) ? (constant?.loc ?? mutation.loc) : loc;
+      context.errors.push({ file, loc: at, message: `'${name}' is mutated at line ${mutation.loc.line}${through}: \`${mutation.how}\` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration` });
+      return [];
+    }
     if (constant) {
       if (constant.kind !== 'const') {
         context.errors.push({ file, loc, message: `'${name}' is a ${constant.kind} binding: its value can change at run time; declare it const` });
@@ -310,6 +324,38 @@ export class Evaluator {
   }
 }
 
+/**
+ * The first write into what `name` holds in its module: into `name` itself, or
+ * into a top-level const that is `name` or a part of it (`const ALIAS = MAP`,
+ * `const BASIC = MAP.basic`), whose writes change `name`'s value too.
+ */
+function mutationOf(facts: FileFacts, name: string): MutationFact | null {
+  const names = new Set([name]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const constant of facts.constants) {
+      if (names.has(constant.name)) continue;
+      const root = rootRef(constant.expr);
+      if (root !== null && names.has(root)) {
+        names.add(constant.name);
+        grew = true;
+      }
+    }
+  }
+  return facts.mutations.find((mutation) => names.has(mutation.name)) ?? null;
+}
+
+function isFileStart(loc: Loc): boolean {
+  return loc.line === FILE_START.line && loc.column === FILE_START.column && loc.endLine === FILE_START.endLine && loc.endColumn === FILE_START.endColumn;
+}
+
+/** The name an expression reads through member accesses (`MAP` of `MAP.basic[0]`), or null. */
+function rootRef(expr: Expr): string | null {
+  let current = expr;
+  while (current.k === 'member') current = current.obj;
+  return current.k === 'ref' ? current.name : null;
+}
+
 function setEntry(entries: ObjEntry[], entry: ObjEntry): void {
   const index = entries.findIndex((e) => e.key === entry.key);
   if (index === -1) entries.push(entry);
@@ -380,6 +426,10 @@ function jsonValue(file: string, text: string, errors: EvalError[]): Value | nul
         const [keyNode, valueNode] = property.children ?? [];
         if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue;
         const keyLoc = rangeLoc(position, keyNode.offset, keyNode.offset + keyNode.length);
+        if (FORBIDDEN_KEYS.has(keyNode.value)) {
+          errors.push({ file, loc: keyLoc, message: forbiddenKeyMessage(keyNode.value) });
+          continue;
+        }
         if (entries.some((e) => e.key === keyNode.value)) errors.push({ file, loc: keyLoc, message: `duplicate key '${keyNode.value}': only the last one counts` });
         setEntry(entries, { key: keyNode.value, keyFile: file, keyLoc, value: convert(valueNode) });
       }
@@ -395,7 +445,7 @@ function jsonValue(file: string, text: string, errors: EvalError[]): Value | nul
 }
 
 function yamlValue(file: string, text: string, errors: EvalError[]): Value | null {
-  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
+  const { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true });
   const locOf = (range: readonly number[] | null | undefined): Loc => {
@@ -410,9 +460,18 @@ function yamlValue(file: string, text: string, errors: EvalError[]): Value | nul
     if (isMap(node)) {
       const entries: ObjEntry[] = [];
       for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : null;
-        if (key === null) continue;
-        const keyLoc = isScalar(pair.key) ? locOf(pair.key.range) : locOf(node.range);
+        if (!isScalar(pair.key)) {
+          // `? [a, b]` or `? {a: 1}` (or an alias) as a key: no string key to select by, so the entry cannot be read.
+          const range = isNode(pair.key) ? pair.key.range : node.range;
+          errors.push({ file, loc: locOf(range), message: 'a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key' });
+          continue;
+        }
+        const key = String(pair.key.value);
+        const keyLoc = locOf(pair.key.range);
+        if (FORBIDDEN_KEYS.has(key)) {
+          errors.push({ file, loc: keyLoc, message: forbiddenKeyMessage(key) });
+          continue;
+        }
         setEntry(entries, { key, keyFile: file, keyLoc, value: convert(pair.value) });
       }
       return { t: 'obj', entries, file, loc: locOf(node.range) };

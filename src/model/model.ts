@@ -17,10 +17,12 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 11;
+export const FACTS_VERSION = 14;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
+  /** The message id, when it is not the kind's own (`readError`, …): `notText` for a read-error. */
+  messageId?: 'notText';
   file: string;
   message: string;
   loc: Loc;
@@ -50,6 +52,8 @@ export interface ModelOptions {
   blobIds?: ReadonlyMap<string, string>;
   /** Listed symbolic links that are never read through (outside the repository, dangling), with why. */
   unfollowed?: ReadonlyMap<string, string>;
+  /** Submodules (gitlinks): directories whose files are not listed. */
+  gitlinks?: readonly string[];
   diff?: DiffInput;
 }
 
@@ -65,6 +69,8 @@ export class RepoModel {
   readonly configFile: string | null;
   readonly files: readonly string[];
   readonly fileSet: ReadonlySet<string>;
+  /** Submodules (gitlinks) in the listing: their files are in another repository and are not listed. */
+  readonly gitlinks: readonly string[];
   /** Files that could not be read or parsed, in the order they were met; a file's parse errors are one problem. */
   readonly problems: FileProblem[] = [];
   /** Facts parsed and found in the cache, and files read from disk (`text`). */
@@ -105,6 +111,7 @@ export class RepoModel {
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
+    this.gitlinks = options.gitlinks ?? [];
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
   }
@@ -275,6 +282,7 @@ export class RepoModel {
       overlays,
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
+      gitlinks: this.gitlinks,
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }
@@ -395,6 +403,18 @@ export class RepoModel {
     if (first === undefined || this.problems.some((problem) => problem.kind === 'parse-error' && problem.file === file)) return;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
+  }
+
+  /** Records that a file a contract reads as text holds no text (binary content), once per file. */
+  recordNotText(file: string): void {
+    if (this.problems.some((problem) => problem.messageId === 'notText' && problem.file === file)) return;
+    this.problems.push({
+      kind: 'read-error',
+      messageId: 'notText',
+      file,
+      message: `${file} is not text (mostly NUL, control or invalid UTF-8 bytes), so nothing in it was checked: give it the extension of its format, or leave it out of the configured globs`,
+      loc: NO_LOC,
+    });
   }
 
   /** Files whose facts this run has loaded, parsed or cached. */

@@ -6,6 +6,7 @@ import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
+import { textKind } from './text-kind.js';
 
 /** Directories whose contents exist only for tests, wherever they sit. */
 export const FIXTURE_DIRS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', 'test-fixtures', '__mocks__']);
@@ -180,16 +181,19 @@ export function shippedFiles(model: RepoModel): string[] {
   return files;
 }
 
-/** The text of a file to scan lexically, or null for a binary or unreadable one. */
+/**
+ * The text of a file to scan lexically, or null for an unreadable one and one
+ * that is not text (`textKind`). A shipped or test file whose content is not
+ * text is reported rather than silently left out; one of a binary format is
+ * not a text artifact.
+ */
 export function scanText(model: RepoModel, file: string): string | null {
   const text = model.text(file);
-  if (text === null || isBinary(text)) return null;
-  return text;
-}
-
-/** A NUL in the first 8000 characters, git's own test for binary content. */
-export function isBinary(text: string): boolean {
-  return text.slice(0, 8000).includes('\u0000');
+  if (text === null) return null;
+  const kind = textKind(file, text);
+  if (kind === 'text') return text;
+  if (kind === 'not-text' && (shippedFiles(model).includes(file) || model.testFileSet().has(file))) model.recordNotText(file);
+  return null;
 }
 
 export function linesOf(text: string): string[] {

@@ -262,6 +262,8 @@ export interface StagedState {
   oldTexts: Map<string, string>;
   /** Index entries that are links tripwire does not follow, with why. */
   unfollowed: Map<string, string>;
+  /** Submodules in the index. */
+  gitlinks: string[];
 }
 
 /**
@@ -288,7 +290,7 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
   const listing = parseListing(prefix, indexed, true);
   // The index says which paths are links; where they lead is only known from the work tree.
-  const { files, unfollowed, blobIds: ids } = settleListing(dir, root, listing);
+  const { files, unfollowed, blobIds: ids, gitlinks } = settleListing(dir, root, listing);
   const fileSet = new Set(files);
   const differing = splitNul(unstaged).map(local).filter((file) => fileSet.has(file));
   // The index id of every file the work tree agrees with: its facts need no read.
@@ -297,5 +299,5 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const changes = await diffChanges(root, dir, base, { staged: true });
   const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
   const [indexTexts, oldTexts] = await Promise.all([readTextsAt(root, dir, '', differing), readTextsAt(root, dir, base, oldPaths)]);
-  return { files, blobIds: ids, indexTexts, base, changes, oldTexts, unfollowed };
+  return { files, blobIds: ids, indexTexts, base, changes, oldTexts, unfollowed, gitlinks };
 }

@@ -21,7 +21,7 @@ export function discoverFilesSync(dir: string, options: { blobIds?: boolean } = 
     if (!prefix.startsWith('..') && !ignored) return { ...settleListing(dir, top, listFilesSync(top, prefix, options.blobIds === true)), git: true };
   }
   const walked = walkSync(dir);
-  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map() };
+  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map(), gitlinks: [] };
 }
 
 function gitOutput(cwd: string, args: string[]): string | null {

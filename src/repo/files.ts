@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
-import { findGitRoot, isIgnoredDirectory, listFilesWithIds, listTopLevel } from './git.js';
+import { UsageError } from '../errors.js';
+import { findGitRoot, isIgnoredDirectory, isInsideGitDir, listFilesWithIds, listTopLevel } from './git.js';
 import type { GitignoreSource } from './gitignore.js';
 import { settleLinks, settleListing } from './symlinks.js';
 
@@ -15,6 +16,8 @@ export interface DiscoveredFiles {
   blobIds: Map<string, string>;
   /** Listed symbolic links that are not followed (outside the repository, or dangling), with why. */
   unfollowed: Map<string, string>;
+  /** Submodules under `dir` (none outside git): their files are not listed. */
+  gitlinks: string[];
 }
 
 /**
@@ -25,6 +28,9 @@ export interface DiscoveredFiles {
  * With `blobIds`, the git blob id of every file whose content git knows
  * unchanged (none outside git). Symbolic links are settled (`settleLinks`)
  * against the repository: the git top level, or `dir` outside git.
+ * A `dir` that is not a directory, or that is a git directory (a bare
+ * repository, `.git` itself) rather than a work tree, is a UsageError: walking
+ * objects and refs as files would check nothing and say so in green.
  */
 export async function discoverFiles(dir: string, options: { blobIds?: boolean } = {}): Promise<DiscoveredFiles> {
   // The usual case, a check at the repository root, costs one git process.
@@ -32,10 +38,22 @@ export async function discoverFiles(dir: string, options: { blobIds?: boolean } 
     const listing = await listTopLevel(dir, options.blobIds === true);
     if (listing) return { ...settleListing(dir, dir, listing), git: true };
   }
+  if (!isDirectory(dir)) throw new UsageError(`cannot check ${dir}: no such directory`);
   const root = await findGitRoot(dir);
   if (root !== null && !(await isIgnoredDirectory(root, dir))) return { ...settleListing(dir, root, await listFilesWithIds(root, dir, options.blobIds === true)), git: true };
+  if (root === null && (await isInsideGitDir(dir))) {
+    throw new UsageError(`cannot check ${dir}: no work tree (it is a bare repository or a .git directory); check a clone or a worktree of it`);
+  }
   const walked = await walk(dir);
-  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map() };
+  return { ...settleLinks(dir, dir, walked.files, walked.links), git: false, blobIds: new Map(), gitlinks: [] };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function walk(dir: string): Promise<{ files: string[]; links: string[] }> {

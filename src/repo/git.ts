@@ -55,6 +55,16 @@ export async function findGitRoot(dir: string): Promise<string | null> {
   }
 }
 
+/** Whether `dir` is inside a git directory (a bare repository, or `.git` of a work tree): git has no work tree there. */
+export async function isInsideGitDir(dir: string): Promise<boolean> {
+  try {
+    const result = await gitOutput(dir, ['rev-parse', '--is-inside-git-dir']);
+    return result.code === 0 && result.stdout.trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
 /** `dir` relative to `root` as a POSIX prefix ('' for the root itself). */
 async function subdirectory(root: string, dir: string): Promise<string> {
   // git reports the real path of the top level; compare real paths so a

@@ -16,7 +16,8 @@ interface Rule {
 }
 
 // gitignore has no brace expansion or extglobs: `{a,b}` and `+(x)` are literal there.
-const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false, nobrace: true, noextglob: true };
+// `flags: 's'`: a wildcard matches a newline in a name too, as in git (see glob.ts).
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false, nobrace: true, noextglob: true, flags: 's' };
 
 function parseLine(raw: string, base: string): Rule | undefined {
   let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;

@@ -8,8 +8,11 @@ export type PathMatcher = (relPath: string) => boolean;
  * silently skip them, and a touchfile glob that misses a file deselects a paid
  * test without a word. `windows: false`: every path we match is repo-relative
  * POSIX, so a backslash in a pattern stays an escape on every platform.
+ * `flags: 's'`: picomatch builds `**` from `.`, which does not match a newline,
+ * and git allows one in a file name; like git's own wildmatch, a wildcard
+ * matches every character but `/`.
  */
-const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false };
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, windows: false, flags: 's' };
 
 /**
  * Patterns made only of these characters have no glob syntax (`@` is one only
@@ -82,6 +85,41 @@ export function compileGlobs(patterns: readonly string[]): PathMatcher {
 
 export function matchesAny(relPath: string, patterns: readonly string[]): boolean {
   return compileGlobs(patterns)(relPath);
+}
+
+/**
+ * Whether a glob can match a path inside directory `dir`, or `dir` itself:
+ * `test/**` and `test/*\/fixtures/**` reach into `test/vendor`,
+ * `test/*.test.ts` does not. Segment by segment against the directory's
+ * names; a brace group spanning a `/` is judged by the glob's static base.
+ */
+export function reachesInto(pattern: string, dir: string): boolean {
+  const source = normalizePattern(pattern);
+  if (!isDynamicGlob(source)) return source === dir || source.startsWith(`${dir}/`);
+  if (/\{[^}]*\/[^}]*\}/.test(source)) {
+    const base = globBase(source);
+    return base === '' || base === dir || dir.startsWith(`${base}/`) || base.startsWith(`${dir}/`);
+  }
+  const segments = source.split('/');
+  const names = dir.split('/');
+  for (const [index, name] of names.entries()) {
+    const segment = segments[index];
+    if (segment === undefined) return false;
+    if (segment === '**') return true;
+    if (!picomatch.isMatch(name, segment, OPTIONS)) return false;
+  }
+  return true;
+}
+
+/** Whether a glob matches everything inside directory `dir`: `dir/**`, or `**` under one of its ancestors (or a glob matching it). */
+export function excludesDirectory(pattern: string, dir: string): boolean {
+  const source = normalizePattern(pattern);
+  const base = source.replace(/\/\*\*(?:\/\*)?$/, '');
+  if (base === source) return compilePattern(source)(dir);
+  if (base === '**') return true;
+  const names = dir.split('/');
+  const matches = compilePattern(base);
+  return names.some((_, index) => matches(names.slice(0, index + 1).join('/')));
 }
 
 /** The static directory prefix of a glob (`test/e2e` for `test/e2e/**\/*.ts`), '' for none. */

@@ -20,6 +20,8 @@ export interface FileListing {
   blobIds: Map<string, string>;
   /** The listed files that are symbolic links (mode 120000; an untracked one as `isUntrackedLink` says), to settle with `settleLinks`. */
   links: string[];
+  /** Submodules (gitlinks, mode 160000): directories whose files git lists in another repository, never here. Sorted. */
+  gitlinks: string[];
 }
 
 /** The pathspec that limits a listing run at the top level to the subdirectory `prefix` ('' for all). */
@@ -48,6 +50,7 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
   const others: string[] = [];
   const unkeyed = new Set<string>();
   const linked = new Set<string>();
+  const gitlinks = new Set<string>();
   for (const record of splitNul(output)) {
     const tag = record[0];
     const rest = record.slice(2);
@@ -59,9 +62,13 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
     // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
     const tab = rest.indexOf('\t');
     const [mode, oid, stage] = rest.slice(0, tab).split(' ');
-    // Submodules (gitlinks, mode 160000) are not files.
-    if (tab === -1 || mode === undefined || oid === undefined || mode === '160000') continue;
+    if (tab === -1 || mode === undefined || oid === undefined) continue;
     const fullName = rest.slice(tab + 1);
+    // Submodules (gitlinks, mode 160000) are not files: listed apart, so that what they hide can be reported.
+    if (mode === '160000') {
+      gitlinks.add(local(fullName));
+      continue;
+    }
     if (tag === 'R') deleted.add(fullName);
     else if (tag === 'C') modified.add(fullName);
     else if (tag !== 'K') tracked.set(fullName, oid);
@@ -85,5 +92,5 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
     if (isUntrackedLink(fullName)) links.add(rel);
     else links.delete(rel);
   }
-  return { files: [...files].sort(), blobIds, links: [...links].sort() };
+  return { files: [...files].sort(), blobIds, links: [...links].sort(), gitlinks: [...gitlinks].sort() };
 }

@@ -47,9 +47,9 @@ export function settleLinks(dir: string, top: string, files: readonly string[], 
   return { files: dropped.size === 0 ? [...files] : files.filter((file) => !dropped.has(file)), unfollowed };
 }
 
-/** A git listing with its links settled; blob ids are kept (a link never has one). */
-export function settleListing(dir: string, top: string, listing: FileListing): SettledLinks & { blobIds: Map<string, string> } {
-  return { ...settleLinks(dir, top, listing.files, listing.links), blobIds: listing.blobIds };
+/** A git listing with its links settled; blob ids (a link never has one) and submodules are kept. */
+export function settleListing(dir: string, top: string, listing: FileListing): SettledLinks & { blobIds: Map<string, string>; gitlinks: string[] } {
+  return { ...settleLinks(dir, top, listing.files, listing.links), blobIds: listing.blobIds, gitlinks: listing.gitlinks };
 }
 
 /** Whether `file` is a symbolic link: for untracked paths, whose mode git does not report. */

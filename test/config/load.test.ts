@@ -266,6 +266,35 @@ describe('loadConfig errors', () => {
     expect(error.message).toBe('package.json: tripwire.tests.paidd: unknown key (did you mean "paid"?)');
   });
 
+  it("refuses a top-level '__proto__' key, which the JSONC parser would make the prototype of the configuration", async () => {
+    const cwd = repo({ 'tripwire.config.json': '{\n  "__proto__": { "rules": { "no-paid-calls-in-free-tests": "off" } }\n}\n' });
+    const error = await loadError(cwd);
+    expect(error.message).toBe("tripwire.config.json:2:3: __proto__: the key '__proto__' is refused at every level: a JSON parser gives its value to the object's prototype, where it applies unseen; remove it");
+    expect(error.issues).toEqual([{ path: '__proto__', message: expect.stringContaining("__proto__: the key '__proto__' is refused"), line: 2, column: 3 }]);
+  });
+
+  it('refuses constructor and prototype keys at any depth, naming each key path', async () => {
+    const cwd = repo({ 'tripwire.config.json': '{\n  "tests": { "ids": [{ "call": "runEval", "constructor": 1 }] },\n  "rules": { "prototype": "off" }\n}\n' });
+    const error = await loadError(cwd);
+    expect(error.message.split('\n')).toEqual([
+      "tripwire.config.json:2:43: tests.ids[0].constructor: the key 'constructor' is refused at every level: it shadows what every object inherits; rename or remove it",
+      "tripwire.config.json:3:14: rules.prototype: the key 'prototype' is refused at every level: it shadows what every object inherits; rename or remove it",
+    ]);
+  });
+
+  it('refuses a __proto__ key of package.json that would lend it an inherited "tripwire" key, and one inside the "tripwire" key', async () => {
+    const inherited = await loadError(repo({ 'package.json': '{ "name": "harness", "__proto__": { "tripwire": { "rules": { "no-paid-calls-in-free-tests": "off" } } } }' }));
+    expect(inherited.message).toMatch(/^package\.json:1:22: __proto__: the key '__proto__' is refused/);
+    const inside = await loadError(repo({ 'package.json': '{ "name": "harness", "tripwire": { "__proto__": {} } }' }));
+    expect(inside.message).toMatch(/^package\.json:1:36: tripwire\.__proto__: the key '__proto__' is refused/);
+  });
+
+  it('reads a package.json whose own fields, outside the "tripwire" key, have a key named constructor', async () => {
+    const cwd = repo({ 'package.json': '{ "name": "harness", "config": { "constructor": "x" }, "tripwire": { "frozen": "f.json" } }' });
+    const loaded = await loadConfig({ cwd });
+    expect(loaded.config.frozen).toBe('f.json');
+  });
+
   it('names a JSONC syntax error by file, line and column', async () => {
     const cwd = repo({ 'tripwire.config.json': '{\n  "frozen": "f.json"\n  "locks": "l.json"\n}\n' });
     const error = await loadError(cwd);

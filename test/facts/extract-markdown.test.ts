@@ -63,6 +63,19 @@ describe('extractMarkdownFacts', () => {
     expect(facts.parseErrors[0]?.message).toMatch(/^front matter: /);
   });
 
+  it('reads the rest of a file after 50 levels of nested list markers', () => {
+    const facts = extractMarkdownFacts(`${'- '.repeat(50)}deep\n\nHonour \`CMR_FIXTURE\` when set.\n`);
+    expect(facts.parseErrors).toEqual([]);
+    expect(facts.code.map((run) => `${run.text} ${at(run.loc)}`)).toEqual(['CMR_FIXTURE 3:9-3:20']);
+  });
+
+  it('reports blocks nested deeper than the parser reads as a parse error at the line where it stops', () => {
+    const facts = extractMarkdownFacts(`# Skill\n\n${'- '.repeat(600)}deep\n\nHonour \`CMR_FIXTURE\` when set.\n`);
+    expect(facts.parseErrors.map((error) => `${at(error.loc)} ${error.message}`)).toEqual([
+      '3:1-3:1205 blocks nest deeper than 1000 levels at line 3: the Markdown parser stops there, and nothing nested deeper was read',
+    ]);
+  });
+
   it('records prose, table cells and HTML as text runs, and HTML anchors', () => {
     const facts = extractMarkdownFacts('| tool | path |\n|---|---|\n| gh | `bin/gh` and gh |\n\n<a id="degraded"></a>\n<!-- CMR_FIXTURE -->\n');
     expect(facts.text.map((run) => `${run.text} ${at(run.loc)}`)).toEqual([

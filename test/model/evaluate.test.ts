@@ -101,9 +101,88 @@ describe('the static map evaluator', () => {
     expect(result.value).toEqual({ 'judge-tone': ['src/tone/**', 'test/judge/**'] });
   });
 
+  it('refuses __proto__, constructor and prototype keys in a JSON map, each at its key, and keeps the other entries', async () => {
+    const result = await evaluate({ 'maps.json': `{\n  "judge-tone": ["src/tone/**"],\n  "__proto__": ["src/**"],\n  "constructor": ["src/**"]\n}\n` }, 'maps.json', {});
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual([
+      "maps.json:3:3 the key '__proto__' is refused at every level: a JSON parser gives its value to the object's prototype, where it applies unseen; remove it",
+      "maps.json:4:3 the key 'constructor' is refused at every level: it shadows what every object inherits; rename or remove it",
+    ]);
+  });
+
+  it('refuses a prototype key nested in a YAML map', async () => {
+    const result = await evaluate({ 'maps.yaml': `touchfiles:\n  judge-tone:\n    - src/tone/**\n  prototype:\n    - src/**\n` }, 'maps.yaml', { path: 'touchfiles' });
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual(["maps.yaml:4:3 the key 'prototype' is refused at every level: it shadows what every object inherits; rename or remove it"]);
+  });
+
+  it("refuses a '__proto__' key in a TS map, which sets the prototype rather than an entry; a 'constructor' key is an entry there", async () => {
+    const result = await evaluate({ 'touchfiles.ts': `export const E2E = {\n  constructor: ['src/a/**'],\n  __proto__: ['src/**'],\n};\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.value).toEqual({ constructor: ['src/a/**'] });
+    expect(result.errors).toEqual(["touchfiles.ts:3:3 a '__proto__' key sets the object's prototype, not an entry: rename it"]);
+  });
+
+  it('cannot evaluate a YAML map entry whose key is a list or a map, at that key, and keeps the others', async () => {
+    const result = await evaluate({ 'maps.yaml': `touchfiles:\n  judge-tone:\n    - src/tone/**\n  ? [judge-a, judge-b]\n  : - src/**\n  ? {name: judge-c}\n  : - src/**\n` }, 'maps.yaml', { path: 'touchfiles' });
+    expect(result.value).toEqual({ 'judge-tone': ['src/tone/**'] });
+    expect(result.errors).toEqual([
+      'maps.yaml:4:5 a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key',
+      'maps.yaml:6:5 a key that is not a scalar (a list, a map or an alias used as a key): the entry cannot be evaluated; use a plain string key',
+    ]);
+  });
+
   it('names a missing export and a missing path', async () => {
     expect((await evaluate({ 'touchfiles.ts': `export const A = {};\n` }, 'touchfiles.ts', { export: 'E2E' })).errors).toEqual(["touchfiles.ts:1:1 touchfiles.ts has no export 'E2E'"]);
     expect((await evaluate({ 'maps.json': `{ "a": {} }` }, 'maps.json', { path: 'a.touchfiles' })).errors).toEqual(["maps.json:1:8 maps.json has no 'a.touchfiles'"]);
+  });
+
+  it('cannot evaluate a const map its module assigns into after the declaration: at the declaration, naming the line', async () => {
+    const result = await evaluate({ 'touchfiles.ts': `export const E2E = { basic: ['src/a/**'] };\nE2E.basic = [];\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.value).toBeNull();
+    expect(result.errors).toEqual(["touchfiles.ts:1:14 'E2E' is mutated at line 2: `E2E.basic = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration"]);
+  });
+
+  it('counts delete, Object.assign, a method that changes an array and ++ inside a function as mutations', async () => {
+    const mutations = ['delete E2E.basic;', 'Object.assign(E2E, { extra: [] });', "E2E.basic.push('src/b/**');", 'function bump() { (E2E as any).count++; }', "Reflect.set(E2E, 'basic', []);"];
+    const messages: string[] = [];
+    for (const mutation of mutations) {
+      const result = await evaluate({ 'touchfiles.ts': `export const E2E = { basic: ['src/a/**'] };\n${mutation}\n` }, 'touchfiles.ts', { export: 'E2E' });
+      messages.push(...result.errors.map((error) => error.replace(/: `(.*)` changes it.*$/, ' $1')));
+    }
+    expect(messages).toEqual([
+      "touchfiles.ts:1:14 'E2E' is mutated at line 2 delete E2E.basic",
+      "touchfiles.ts:1:14 'E2E' is mutated at line 2 Object.assign(E2E, …)",
+      "touchfiles.ts:1:14 'E2E' is mutated at line 2 E2E.basic.push(…)",
+      "touchfiles.ts:1:14 'E2E' is mutated at line 2 (E2E as any).count++",
+      "touchfiles.ts:1:14 'E2E' is mutated at line 2 Reflect.set(E2E, …)",
+    ]);
+  });
+
+  it('cannot evaluate a map whose spread source, or an alias of it, is mutated: at the spread, or at the declaration', async () => {
+    const spread = await evaluate({ 'touchfiles.ts': `const BASE = { basic: ['src/a/**'] };\nexport const E2E = { ...BASE };\nBASE.basic = [];\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(spread.errors).toEqual(["touchfiles.ts:2:25 'BASE' is mutated at line 3: `BASE.basic = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration"]);
+    const alias = await evaluate({ 'touchfiles.ts': `export const E2E = { basic: ['src/a/**'] };\nconst BASIC = E2E.basic;\nBASIC.length = 0;\n` }, 'touchfiles.ts', { export: 'E2E' });
+    expect(alias.errors).toEqual(["touchfiles.ts:1:14 'E2E' is mutated at line 3 (through 'BASIC', which holds it): `BASIC.length = …` changes it after its declaration, so its literal is not its value at run time; build the whole value in the declaration"]);
+  });
+
+  it('evaluates a map whose module only writes into copies, shadowing names, or values built from it', async () => {
+    const result = await evaluate(
+      {
+        'touchfiles.ts': [
+          `export const E2E = { basic: ['src/a/**'] };`,
+          `const copy = { ...E2E };`,
+          `copy.basic = [];`,
+          `const sorted = [...E2E.basic].sort();`,
+          `function reset(E2E: Record<string, string[]>) { E2E.basic = []; }`,
+          `for (const E2E of [{ x: 1 }]) E2E.x = 2;`,
+          `Object.keys(E2E).slice().reverse();`,
+        ].join('\n'),
+      },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual({ basic: ['src/a/**'] });
   });
 
   it('never runs the map: a file that would write a file and exit on import is only read', async () => {

@@ -62,7 +62,7 @@ describe('discoverFiles outside git', () => {
     const broken = tempDir();
     mkdirSync(path.join(broken, '.git'));
     write(broken, 'src/a.ts', '');
-    expect(await discoverFiles(broken)).toEqual({ git: false, files: ['src/a.ts'], blobIds: new Map(), unfollowed: new Map() });
+    expect(await discoverFiles(broken)).toEqual({ git: false, files: ['src/a.ts'], blobIds: new Map(), unfollowed: new Map(), gitlinks: [] });
   });
 
   it('walks the directory, honouring root and nested .gitignore files', async () => {
@@ -83,6 +83,7 @@ describe('discoverFiles outside git', () => {
       ],
       // linked-dir points at pkg/, whose files are listed on their own.
       unfollowed: new Map(),
+      gitlinks: [],
     });
   });
 });
@@ -101,8 +102,8 @@ describe('discoverFiles inside git', () => {
   });
 
   it('uses git from the root and from a subdirectory', async () => {
-    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'], blobIds: new Map(), unfollowed: new Map() });
-    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'], blobIds: new Map(), unfollowed: new Map() });
+    expect(await discoverFiles(repo)).toEqual({ git: true, files: ['.gitignore', 'src/a.ts'], blobIds: new Map(), unfollowed: new Map(), gitlinks: [] });
+    expect(await discoverFiles(path.join(repo, 'src'))).toEqual({ git: true, files: ['a.ts'], blobIds: new Map(), unfollowed: new Map(), gitlinks: [] });
   });
 
   it('gives the blob id of each file git knows unchanged, relative to the listed directory, and none for an edited or untracked file', async () => {
@@ -114,11 +115,11 @@ describe('discoverFiles inside git', () => {
     write(dir, 'src/edited.ts', 'export const edited = 2;\n');
     write(dir, 'src/new.ts', 'export {};\n');
     const id = execFileSync('git', ['hash-object', 'src/same.ts'], { cwd: dir, encoding: 'utf8' }).trim();
-    expect(await discoverFiles(path.join(dir, 'src'), { blobIds: true })).toEqual({ git: true, files: ['edited.ts', 'new.ts', 'same.ts'], blobIds: new Map([['same.ts', id]]), unfollowed: new Map() });
+    expect(await discoverFiles(path.join(dir, 'src'), { blobIds: true })).toEqual({ git: true, files: ['edited.ts', 'new.ts', 'same.ts'], blobIds: new Map([['same.ts', id]]), unfollowed: new Map(), gitlinks: [] });
   });
 
   it('walks a directory that git ignores instead of listing nothing', async () => {
-    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'], blobIds: new Map(), unfollowed: new Map() });
+    expect(await discoverFiles(path.join(repo, 'ignored'))).toEqual({ git: false, files: ['.gitignore', 'b.ts'], blobIds: new Map(), unfollowed: new Map(), gitlinks: [] });
   });
 });
 

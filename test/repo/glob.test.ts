@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, globBase, isDynamicGlob, matchesAny } from '../../src/repo/glob.js';
+import { compileGlobs, excludesDirectory, globBase, isDynamicGlob, matchesAny, reachesInto } from '../../src/repo/glob.js';
 
 describe('compileGlobs', () => {
   it('matches dotfiles and dot directories', () => {
@@ -36,6 +36,15 @@ describe('compileGlobs', () => {
     const matches = compileGlobs(['test/*.ts']);
     expect(matches('test/a.ts')).toBe(true);
     expect(matches('test/unit/a.ts')).toBe(false);
+  });
+
+  it('lets ** and * match a newline in a file or directory name, as git does, but never a slash', () => {
+    const matches = compileGlobs(['src/**', 'test/*.ts']);
+    expect(matches('src/notes\nmore/a.ts')).toBe(true);
+    expect(matches('src/a\nb.ts')).toBe(true);
+    expect(matches('test/a\nb.ts')).toBe(true);
+    expect(matches('test/a/b.ts')).toBe(false);
+    expect(compileGlobs(['test/**/*.test.ts'])('test/new\nunit/judge.test.ts')).toBe(true);
   });
 
   it('expands braces', () => {
@@ -91,5 +100,26 @@ describe('globBase and isDynamicGlob', () => {
   it('tells a literal path from a glob', () => {
     expect(isDynamicGlob('test/helpers/run.ts')).toBe(false);
     expect(isDynamicGlob('test/helpers/*.ts')).toBe(true);
+  });
+});
+
+describe('reachesInto and excludesDirectory', () => {
+  it('tells whether a glob can match a path inside a directory', () => {
+    expect(reachesInto('test/**/*.test.ts', 'test/vendor/evals')).toBe(true);
+    expect(reachesInto('test/*/evals/**', 'test/vendor/evals')).toBe(true);
+    expect(reachesInto('**/*.ts', 'vendor')).toBe(true);
+    expect(reachesInto('test/vendor/evals', 'test/vendor/evals')).toBe(true);
+    expect(reachesInto('test/*.test.ts', 'test/vendor')).toBe(false);
+    expect(reachesInto('test/unit/**', 'test/vendor')).toBe(false);
+    expect(reachesInto('src/**', 'test/vendor')).toBe(false);
+    expect(reachesInto('{test/vendor,src}/**', 'test/vendor')).toBe(true);
+  });
+
+  it('tells whether a glob matches everything inside a directory', () => {
+    expect(excludesDirectory('test/vendor/**', 'test/vendor/evals')).toBe(true);
+    expect(excludesDirectory('test/*/evals/**', 'test/vendor/evals')).toBe(true);
+    expect(excludesDirectory('test/vendor/evals', 'test/vendor/evals')).toBe(true);
+    expect(excludesDirectory('test/vendor/**/*.ts', 'test/vendor/evals')).toBe(false);
+    expect(excludesDirectory('test/unit/**', 'test/vendor/evals')).toBe(false);
   });
 });

@@ -30,6 +30,11 @@ describe('parseListing', () => {
     expect(parseListing('', output, false).files).toEqual(['src/conflict.ts', 'src/edited.ts', 'src/link.ts', 'src/new.ts', 'src/same.ts']);
   });
 
+  it('lists submodules (mode 160000) apart from the files, relative to the listed directory', () => {
+    expect(parseListing('', output, false).gitlinks).toEqual(['vendor/submodule']);
+    expect(parseListing('vendor', listing(`H 160000 ${A} 0\tvendor/submodule`), false).gitlinks).toEqual(['submodule']);
+  });
+
   it('names the symbolic links: tracked ones by mode 120000, untracked ones as the probe says', () => {
     expect(parseListing('', output, false).links).toEqual(['src/link.ts']);
     expect(parseListing('', output, false, (fullName) => fullName === 'src/new.ts').links).toEqual(['src/link.ts', 'src/new.ts']);
@@ -42,6 +47,6 @@ describe('parseListing', () => {
   });
 
   it('makes paths relative to the listed subdirectory', () => {
-    expect(parseListing('src', listing(`H 100644 ${A} 0\tsrc/same.ts`, '? src/new.ts'), true)).toEqual({ files: ['new.ts', 'same.ts'], blobIds: new Map([['same.ts', A]]), links: [] });
+    expect(parseListing('src', listing(`H 100644 ${A} 0\tsrc/same.ts`, '? src/new.ts'), true)).toEqual({ files: ['new.ts', 'same.ts'], blobIds: new Map([['same.ts', A]]), links: [], gitlinks: [] });
   });
 });
