@@ -19,7 +19,7 @@ import { cacheRefusal, cacheRefusalSync } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
-import { excludesDirectory, reachesInto } from './repo/glob.js';
+import { compileGlobs, excludesDirectory, reachesInto } from './repo/glob.js';
 import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
@@ -346,7 +346,8 @@ function onePerDefect(findings: readonly Finding[]): Finding[] {
 function affectedBy(model: RepoModel, changes: readonly FileChange[]): (finding: Finding) => boolean {
   const changed = new Set(changes.flatMap((change) => (change.oldPath ? [change.path, change.oldPath] : [change.path])));
   const mapFiles = new Set([...mapRefs(model.config).map((ref) => ref.file), ...paidListRefFiles(model.config), ...(model.configFile === null ? [] : [model.configFile])]);
-  const fileSetChanged = changes.some((change) => change.status !== 'modified');
+  const mattersToMaps = fileSetMatters(model, mapFiles);
+  const fileSetChanged = changes.some((change) => change.status !== 'modified' && [change.path, ...(change.oldPath ? [change.oldPath] : [])].some(mattersToMaps));
   const mapsChanged = [...mapFiles].some((file) => changed.has(file));
   // The repository's own list of paid globs decides which tests every rule treats as paid.
   const paidListChanged = model.paidList().files.some((file) => changed.has(file));
@@ -356,6 +357,21 @@ function affectedBy(model: RepoModel, changes: readonly FileChange[]): (finding:
     (finding.related ?? []).some((related) => changed.has(related.file)) ||
     [...changed].some((path) => finding.message.includes(path)) ||
     (mapFiles.has(finding.file) && (fileSetChanged || mapsChanged));
+}
+
+/**
+ * Whether adding, deleting or renaming `path` can change what the maps say: it
+ * is a map or paid test (its own ids), or a glob of a map matches it. A file
+ * no glob reaches (docs/notes.md) cannot revive or kill a glob.
+ */
+function fileSetMatters(model: RepoModel, mapFiles: ReadonlySet<string>): (path: string) => boolean {
+  const { selection, mapFiles: readFrom } = model.selection();
+  const mapModules = new Set([...mapFiles, ...[...readFrom.values()].flat()]);
+  // An entry whose globs could not be evaluated might match anything.
+  if (selection.touchfiles.some((entry) => entry.unevaluated)) return () => true;
+  const globs = [...selection.touchfiles.flatMap((entry) => entry.globs), ...(selection.globals ?? [])].map((glob) => glob.value).filter((glob) => !glob.startsWith('!'));
+  const matches = compileGlobs([...globs, ...(model.config.maps?.generated ?? [])]);
+  return (path) => mapModules.has(path) || model.isPaidTest(path) || matches(path);
 }
 
 export interface SelectedRule {

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeGitRepo, runCli } from '../support/repo.js';
+import { fixtureRepo } from '../support/fixture-repo.js';
+import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
 
 const CONFIG = '{ "tests": { "include": ["test/**/*.test.ts"] } }';
 const CLEAN_TEST = `import { format } from './helpers/format.js';\nformat('a');\n`;
@@ -67,5 +68,38 @@ describe('tripwire check --staged', () => {
     writeFileSync(join(dir, 'test/helpers/format.ts'), `import OpenAI from 'openai';\nexport const format = (s: string) => new OpenAI() && s;\n`);
     git(dir, 'add', '-A');
     expect(findings(dir, join(dir, 'test/helpers/format.ts'))).toEqual(['no-paid-calls-in-free-tests test/a.test.ts:1']);
+  });
+});
+
+describe('tripwire check --staged with touchfile maps', () => {
+  const MAP = 'test/helpers/touchfiles.ts';
+
+  function withOrphanKey(): string {
+    const dir = fixtureRepo('maps/good');
+    const map = readFileSync(join(dir, MAP), 'utf8');
+    writeFileSync(join(dir, MAP), map.replace('  ...SEARCH_TOUCHFILES,\n', "  ...SEARCH_TOUCHFILES,\n  'retired-eval': ['src/qa/**'],\n"));
+    git(dir, 'commit', '-q', '-am', 'an orphan key');
+    return dir;
+  }
+
+  it('does not report a map finding when the staged change only adds a file no map glob matches', () => {
+    const dir = withOrphanKey();
+    writeFiles(dir, { 'docs/notes.md': '# Notes\n' });
+    git(dir, 'add', 'docs/notes.md');
+    expect(findings(dir)).toEqual([]);
+  });
+
+  it('reports the map finding when the staged change edits the map', () => {
+    const dir = withOrphanKey();
+    writeFileSync(join(dir, MAP), `${readFileSync(join(dir, MAP), 'utf8')}// edited\n`);
+    git(dir, 'add', MAP);
+    expect(findings(dir)).toEqual([`tiers-cover-paid-tests ${MAP}:31`, `touchfiles-cover-paid-tests ${MAP}:31`]);
+  });
+
+  it('reports the map finding when the staged change adds a file a map glob matches', () => {
+    const dir = withOrphanKey();
+    writeFiles(dir, { 'src/qa/extra.ts': 'export const extra = 1;\n' });
+    git(dir, 'add', 'src/qa/extra.ts');
+    expect(findings(dir)).toEqual([`tiers-cover-paid-tests ${MAP}:31`, `touchfiles-cover-paid-tests ${MAP}:31`]);
   });
 });
