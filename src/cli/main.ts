@@ -1,5 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
@@ -201,6 +201,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   const { errors, warnings } = verdict.summary;
   const output = await report(format, { findings: verdict.findings, summary: { ...verdict.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
     cwd: verdict.root,
+    ...((format === 'github' || format === 'sarif') && (await repositoryRoot(verdict.root))),
     color: values['output-file'] === undefined && format === 'stylish' && shouldColor({ isTTY: io.isTTY }, io.env),
     rules: verdict.rules,
     toolVersion: VERSION,
@@ -208,6 +209,16 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   if (values['output-file'] !== undefined) writeAtomically(resolve(io.cwd, values['output-file']), output);
   else io.stdout(output);
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
+}
+
+/** `repoRoot` for the reporters when `root` is below the git top level; compared as real paths, as git reports them. */
+async function repositoryRoot(root: string): Promise<{ repoRoot: string } | undefined> {
+  const { findGitRoot } = await import('../repo/git.js');
+  const top = await findGitRoot(root);
+  if (top === null) return undefined;
+  const prefix = relative(realpathSync(top), realpathSync(root));
+  if (prefix === '' || prefix.startsWith('..') || isAbsolute(prefix)) return undefined;
+  return { repoRoot: resolve(root, ...prefix.split(sep).map(() => '..')) };
 }
 
 async function explainCommand(argv: string[], io: Io): Promise<number> {

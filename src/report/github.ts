@@ -1,4 +1,5 @@
 import type { CheckResult, Finding } from '../types.js';
+import { repositoryPath, type ReportOptions } from './index.js';
 import { sortFindings } from './order.js';
 import { formatRelated } from './related.js';
 
@@ -15,8 +16,8 @@ function isPositive(value: number | undefined): value is number {
   return value !== undefined && Number.isInteger(value) && value >= 1;
 }
 
-function properties(finding: Finding): [string, string | number][] {
-  const props: [string, string | number][] = [['file', finding.file]];
+function properties(finding: Finding, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): [string, string | number][] {
+  const props: [string, string | number][] = [['file', repositoryPath(finding.file, options)]];
   if (isPositive(finding.line)) {
     props.push(['line', finding.line]);
     const endLine = isPositive(finding.endLine) && finding.endLine >= finding.line ? finding.endLine : undefined;
@@ -32,17 +33,17 @@ function properties(finding: Finding): [string, string | number][] {
   return props;
 }
 
-function annotation(finding: Finding): string {
+function annotation(finding: Finding, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): string {
   const command = finding.severity === 'error' ? 'error' : 'warning';
-  const props = properties(finding)
+  const props = properties(finding, options)
     .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
     .join(',');
   const message = [finding.message, ...(finding.related ?? []).map((related) => `↳ ${formatRelated(related)}`)].join('\n');
   return `::${command} ${props}::${escapeData(message)}`;
 }
 
-export function github(result: CheckResult): string {
+export function github(result: CheckResult, options: Pick<ReportOptions, 'cwd' | 'repoRoot'> = { cwd: '' }): string {
   return sortFindings(result.findings)
-    .map((finding) => `${annotation(finding)}\n`)
+    .map((finding) => `${annotation(finding, options)}\n`)
     .join('');
 }

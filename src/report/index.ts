@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
 
 export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github'] as const;
@@ -17,6 +18,11 @@ export interface RuleMetaForReport {
 export interface ReportOptions {
   /** Absolute root the findings' file paths are relative to. */
   cwd: string;
+  /**
+   * The git top level holding `cwd`, when it is above it (a package of a monorepo):
+   * GitHub places annotations and SARIF results relative to the repository, not to tripwire's root.
+   */
+  repoRoot?: string;
   color: boolean;
   rules: RuleMetaForReport[];
   toolVersion: string;
@@ -55,4 +61,11 @@ export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, str
   if (env.NODE_DISABLE_COLORS) return false;
   if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
+}
+
+/** A finding's path (relative to `cwd`) as the repository names it: relative to `repoRoot`, POSIX. */
+export function repositoryPath(file: string, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): string {
+  if (options.repoRoot === undefined) return file;
+  const prefix = relative(options.repoRoot, options.cwd).split(sep).join('/');
+  return prefix === '' ? file : `${prefix}/${file}`;
 }

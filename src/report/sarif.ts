@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, Region, ReportingConfiguration, ReportingDescriptor, Result } from 'sarif';
 import type { CheckResult, Finding, Related, SeveritySetting } from '../types.js';
-import type { ReportOptions, RuleMetaForReport } from './index.js';
+import { repositoryPath, type ReportOptions, type RuleMetaForReport } from './index.js';
 import { sortFindings } from './order.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -40,10 +40,10 @@ function toLocation(file: string, region: Region | undefined): Location {
   };
 }
 
-function toRelatedLocation(related: Related, id: number): Location {
+function toRelatedLocation(related: Related, id: number, at: (file: string) => string): Location {
   return {
     id,
-    ...toLocation(related.file, toRegion(related.line, related.column)),
+    ...toLocation(at(related.file), toRegion(related.line, related.column)),
     ...(related.message ? { message: { text: related.message } } : {}),
   };
 }
@@ -71,15 +71,15 @@ function toDescriptor(rule: RuleMetaForReport): ReportingDescriptor {
   };
 }
 
-function toResult(finding: Finding, ruleIndex: number | undefined): Result {
+function toResult(finding: Finding, ruleIndex: number | undefined, at: (file: string) => string): Result {
   const related = finding.related ?? [];
   return {
     ruleId: finding.ruleId,
     ...(ruleIndex === undefined ? {} : { ruleIndex }),
     level: finding.severity === 'error' ? 'error' : 'warning',
     message: { text: finding.message },
-    locations: [toLocation(finding.file, toRegion(finding.line, finding.column, finding.endLine, finding.endColumn))],
-    ...(related.length > 0 ? { relatedLocations: related.map(toRelatedLocation) } : {}),
+    locations: [toLocation(at(finding.file), toRegion(finding.line, finding.column, finding.endLine, finding.endColumn))],
+    ...(related.length > 0 ? { relatedLocations: related.map((r, id) => toRelatedLocation(r, id, at)) } : {}),
     properties: { messageId: finding.messageId },
   };
 }
@@ -90,6 +90,7 @@ function toSrcRoot(cwd: string): string {
 }
 
 export function sarif(result: CheckResult, options: ReportOptions): string {
+  const at = (file: string): string => repositoryPath(file, options);
   const rules: RuleMetaForReport[] = [];
   const ruleIndex = new Map<string, number>();
   // driver.rules is uniqueItems in the schema.
@@ -112,9 +113,9 @@ export function sarif(result: CheckResult, options: ReportOptions): string {
             rules: rules.map(toDescriptor),
           },
         },
-        originalUriBaseIds: { [SRCROOT]: { uri: toSrcRoot(options.cwd) } },
+        originalUriBaseIds: { [SRCROOT]: { uri: toSrcRoot(options.repoRoot ?? options.cwd) } },
         columnKind: 'utf16CodeUnits',
-        results: sortFindings(result.findings).map((finding) => toResult(finding, ruleIndex.get(finding.ruleId))),
+        results: sortFindings(result.findings).map((finding) => toResult(finding, ruleIndex.get(finding.ruleId), at)),
       },
     ],
   };

@@ -1,5 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +193,17 @@ describe('what tripwire cannot evaluate', () => {
 });
 
 describe('tripwire explain', () => {
+  it('places GitHub annotations and SARIF locations relative to the git top level when the root is a package below it (issue 15, defect 9)', () => {
+    const dir = makeGitRepo(Object.fromEntries(Object.entries(VIOLATING).map(([path, text]) => [`packages/app/${path}`, text])));
+    const github = runCli(['check', '--cwd', 'packages/app', '--format', 'github'], dir);
+    expect(github.code).toBe(1);
+    expect(github.stdout).toMatch(/^::error file=packages\/app\/test\/judge\.test\.ts,line=2,/);
+    const sarif = runCli(['check', '--cwd', 'packages/app', '--format', 'sarif'], dir);
+    const run = JSON.parse(sarif.stdout).runs[0];
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'packages/app/test/judge.test.ts', uriBaseId: '%SRCROOT%' });
+    expect(new URL(run.originalUriBaseIds['%SRCROOT%'].uri).pathname).toBe(`${pathToFileURL(dir).pathname}/`);
+  });
+
   it('prints the rule doc', () => {
     const run = runCli(['explain', 'no-paid-calls-in-free-tests'], makeGitRepo(CLEAN));
     expect(run.code).toBe(0);
