@@ -34,7 +34,13 @@ export async function freezeCommand(argv: string[], io: Io, help: string, runChe
     io.stdout(help);
     return sub === undefined ? 2 : 0;
   }
-  if (sub === 'verify') return runCheck(['--rule', rule.id, ...rest]);
+  if (sub === 'verify') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(help);
+      return 0;
+    }
+    return runCheck(['--rule', rule.id, ...rest]);
+  }
   if (sub === 'add') return freezeAdd(rest, io, help);
   if (sub === 'list') return freezeList(rest, io, help);
   if (sub === 'refresh' || sub === 'thaw') return freezeUpdate(sub, rest, io, help);

@@ -9,15 +9,14 @@ import { resolveCwd } from './cwd.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
 import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
+import { closest } from '../util/closest.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 
 // Everything heavier than this module's own imports (the rules, the model,
 // git, zod, the compiler) is imported by the command that needs it: `--version`,
 // `--help` and a usage error load none of it.
 
-const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
-
-Usage:
+const USAGE = `Usage:
   tripwire check [paths...] [options]   check the repository (exit 0 clean, 1 findings, 2 error)
   tripwire select --base REF [options]  list the paid test ids a diff selects (exit 0, 2 error)
   tripwire init [--hook] [options]      infer and write tripwire.config.json; --hook: the pre-commit hook
@@ -27,14 +26,18 @@ Usage:
   tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
   tripwire freeze thaw ID --reason R                      open a test for its next change (the owner)
   tripwire lock GLOB... | --verify                        record | check the SHA-256 of fixture files
+  tripwire COMMAND --help                                 one command's usage and options
   tripwire --version | --help
+`;
 
-Options for check:
+const CHECK_OPTIONS = `Options for check:
   --cwd DIR              repository to check (default: the current directory)
   --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
                          "tripwire" key of package.json, in the repository root)
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
+  --quiet                report errors only (warnings still count for --max-warnings)
+  --color, --no-color    force or turn off colors (default: on a terminal, unless NO_COLOR is set)
   --base REF             also check what the diff since the merge base with REF removed,
                          re-pinned or added to the baseline (needs the history: fetch-depth 0 in CI)
   --staged               check the index (what the next commit holds), not the work tree,
@@ -46,29 +49,40 @@ Options for check:
   --no-cache             neither read nor write the fact cache
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
   paths...               report only findings in these files or directories
+`;
 
-Options for select:
+const SELECT_OPTIONS = `Options for select:
   --base REF             diff from the merge base of REF and HEAD to the work tree,
                          untracked files included (required unless --staged)
   --staged               diff to the index instead: from HEAD, or from the merge base with --base
   --tier T               only the ids of tier T (one of maps.tiers.values)
   --format NAME          text | json (default: text)
   --cwd DIR, --config FILE   as for check
+`;
 
-Options for freeze and lock (the only commands that write: atomically, printing what changed):
+const FREEZE_OPTIONS = `Options for freeze and lock (the only commands that write: atomically, printing what changed):
   --reason TEXT          why the test is frozen; shown with every finding about it
   --owner WHO            who may re-pin or unfreeze it (default: git user.email)
   --format NAME          freeze list: text | json; freeze verify: as for check
   --cwd DIR, --config FILE   as for check
+`;
 
-Options for init (it reads the repository, never runs it, and prints what it inferred and why):
+const INIT_OPTIONS = `Options for init (it reads the repository, never runs it, and prints what it inferred and why):
   --force                replace an existing configuration (or a pre-commit hook that is not tripwire's)
   --hook                 also install a pre-commit hook running \`tripwire check --staged\` where git
                          looks for hooks (core.hooksPath, linked worktrees); alone when a config exists
   --dry-run              print the configuration instead of writing it
   -y, --yes              do not ask before writing (the default when stdin is not a terminal)
   --cwd DIR, --no-cache  as for check
+`;
 
+const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix free and paid tests
+
+${USAGE}
+${CHECK_OPTIONS}
+${SELECT_OPTIONS}
+${FREEZE_OPTIONS}
+${INIT_OPTIONS}
 Examples:
   tripwire check
   tripwire check --format sarif -o tripwire.sarif
@@ -80,6 +94,62 @@ Examples:
   tripwire freeze add test/parse.test.ts --reason "pins the report format" --owner @dana
   tripwire lock 'test/fixtures/**' && tripwire check --base origin/main
 `;
+
+/** Each command's own \`--help\`: its usage lines, its options and examples. */
+const COMMAND_HELP = {
+  check: `Usage: tripwire check [paths...] [options]
+Checks the repository's test harness (exit 0 clean, 1 findings, 2 usage, configuration or internal error).
+
+${CHECK_OPTIONS}
+Examples:
+  tripwire check
+  tripwire check --format sarif -o tripwire.sarif
+  tripwire check --quiet --rule no-paid-calls-in-free-tests test/unit
+  tripwire check --staged
+`,
+  select: `Usage: tripwire select --base REF [options]
+Lists the paid test ids a diff selects (exit 0, 2 error).
+
+${SELECT_OPTIONS}
+Examples:
+  tripwire select --base origin/main --tier gate
+  tripwire select --staged --format json
+`,
+  init: `Usage: tripwire init [--hook] [options]
+Infers and writes tripwire.config.json; --hook: the pre-commit hook.
+
+${INIT_OPTIONS}
+Examples:
+  tripwire init --dry-run
+  tripwire init --hook
+`,
+  explain: `Usage: tripwire explain RULE
+Prints the documentation of a rule or of a core check (exit 0, 2 for an unknown id).
+
+Rules and core checks: ${RULE_IDS.join(', ')}, and the core checks (parse-error, read-error, ...)
+
+Examples:
+  tripwire explain no-paid-calls-in-free-tests
+  tripwire explain parse-error
+`,
+  freeze: `Usage:
+  tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
+  tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
+  tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
+  tripwire freeze thaw ID --reason R                      open a test for its next change (the owner)
+
+${FREEZE_OPTIONS}
+Examples:
+  tripwire freeze add test/parse.test.ts --reason "pins the report format" --owner @dana
+  tripwire freeze verify --base origin/main
+`,
+  lock: `Usage: tripwire lock GLOB... | --verify      record | check the SHA-256 of fixture files
+
+${FREEZE_OPTIONS}
+Examples:
+  tripwire lock 'test/fixtures/**' && tripwire check --base origin/main
+`,
+} as const;
 
 export interface Io {
   stdout: (text: string) => void;
@@ -124,11 +194,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (command === 'check') return checkCommand(rest, io);
-  if (command === 'select') return (await import('./select.js')).selectCommand(rest, io, HELP);
-  if (command === 'init') return (await import('./init.js')).initCommand(rest, io, HELP);
+  if (command === 'select') return (await import('./select.js')).selectCommand(rest, io, COMMAND_HELP.select);
+  if (command === 'init') return (await import('./init.js')).initCommand(rest, io, COMMAND_HELP.init);
   if (command === 'explain') return explainCommand(rest, io);
-  if (command === 'freeze') return (await import('./freeze.js')).freezeCommand(rest, io, HELP, (args) => checkCommand(args, io));
-  if (command === 'lock') return (await import('./freeze.js')).lockCommand(rest, io, HELP);
+  if (command === 'freeze') return (await import('./freeze.js')).freezeCommand(rest, io, COMMAND_HELP.freeze, (args) => checkCommand(args, io));
+  if (command === 'lock') return (await import('./freeze.js')).lockCommand(rest, io, COMMAND_HELP.lock);
   throw new UsageError(`unknown command '${command}'`);
 }
 
@@ -142,6 +212,8 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       config: { type: 'string' },
       format: { type: 'string', default: 'stylish' },
       'output-file': { type: 'string', short: 'o' },
+      quiet: { type: 'boolean' },
+      color: { type: 'boolean' },
       rule: { type: 'string', multiple: true },
       'max-warnings': { type: 'string' },
       cache: { type: 'boolean', default: true },
@@ -154,7 +226,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     },
   });
   if (values.help) {
-    io.stdout(HELP);
+    io.stdout(COMMAND_HELP.check);
     return 0;
   }
   const format = values.format;
@@ -199,10 +271,13 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     probe?.store(verdict, result.outsideInputs);
   }
   const { errors, warnings } = verdict.summary;
-  const output = await report(format, { findings: verdict.findings, summary: { ...verdict.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
+  // As ESLint's --quiet: warnings are not printed, but --max-warnings still counts them.
+  const shown = values.quiet === true ? { findings: verdict.findings.filter((finding) => finding.severity === 'error'), summary: { ...verdict.summary, warnings: 0 } } : verdict;
+  const output = await report(format, { findings: shown.findings, summary: { ...shown.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
     cwd: verdict.root,
+    from: io.cwd,
     ...((format === 'github' || format === 'sarif') && (await repositoryRoot(verdict.root))),
-    color: values['output-file'] === undefined && format === 'stylish' && shouldColor({ isTTY: io.isTTY }, io.env),
+    color: format === 'stylish' && (values.color ?? (values['output-file'] === undefined && shouldColor({ isTTY: io.isTTY }, io.env))),
     rules: verdict.rules,
     toolVersion: VERSION,
   });
@@ -222,7 +297,11 @@ async function repositoryRoot(root: string): Promise<{ repoRoot: string } | unde
 }
 
 async function explainCommand(argv: string[], io: Io): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    io.stdout(COMMAND_HELP.explain);
+    return 0;
+  }
   const id = positionals[0];
   if (id === undefined) throw new UsageError(`explain needs a rule id (known: ${RULE_IDS.join(', ')})`);
   const { rules } = await import('../../rules/index.js');
@@ -232,7 +311,9 @@ async function explainCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (!rules.some((rule) => rule.id === id)) {
-    throw new UsageError(RULE_IDS.some((known) => known === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}' (known: ${[...rules.map((r) => r.id), ...Object.keys(CORE_RULES)].join(', ')})`);
+    const known = [...rules.map((r) => r.id), ...Object.keys(CORE_RULES)];
+    const near = closest(id, known);
+    throw new UsageError(RULE_IDS.some((k) => k === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}'${near === undefined ? '' : ` (did you mean '${near}'?)`}; known: ${known.join(', ')}`);
   }
   io.stdout(readFileSync(join(PACKAGE_ROOT, 'rules', `${id}.md`), 'utf8'));
   return 0;

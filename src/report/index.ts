@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
 
 export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github'] as const;
@@ -23,6 +23,8 @@ export interface ReportOptions {
    * GitHub places annotations and SARIF results relative to the repository, not to tripwire's root.
    */
   repoRoot?: string;
+  /** Where the user stands (the process's directory): stylish prints paths relative to it, so a terminal can open them. Default: `cwd`. */
+  from?: string;
   color: boolean;
   rules: RuleMetaForReport[];
   toolVersion: string;
@@ -68,4 +70,10 @@ export function repositoryPath(file: string, options: Pick<ReportOptions, 'cwd' 
   if (options.repoRoot === undefined) return file;
   const prefix = relative(options.repoRoot, options.cwd).split(sep).join('/');
   return prefix === '' ? file : `${prefix}/${file}`;
+}
+
+/** A finding's path (relative to `cwd`) as seen from where the user stands (`from`), POSIX. */
+export function displayPath(file: string, options: Pick<ReportOptions, 'cwd' | 'from'>): string {
+  if (options.from === undefined || options.from === options.cwd) return file;
+  return relative(options.from, join(options.cwd, file)).split(sep).join('/');
 }

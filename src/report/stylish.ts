@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import type { CheckResult, Finding, Summary } from '../types.js';
-import type { ReportOptions } from './index.js';
+import { displayPath, type ReportOptions } from './index.js';
 import { groupByFile } from './order.js';
 import { formatRelated } from './related.js';
 
@@ -20,7 +20,7 @@ function severityLabel(finding: Finding): string {
   return finding.severity === 'error' ? 'error' : 'warning';
 }
 
-function formatFile(file: string, findings: Finding[], paint: Paint): string {
+function formatFile(file: string, findings: Finding[], paint: Paint, at: (file: string) => string): string {
   const lineWidth = Math.max(...findings.map((f) => String(f.line).length));
   const columnWidth = Math.max(...findings.map((f) => String(f.column).length));
   const severityWidth = Math.max(...findings.map((f) => severityLabel(f).length));
@@ -29,7 +29,7 @@ function formatFile(file: string, findings: Finding[], paint: Paint): string {
   const positionWidth = lineWidth + 1 + columnWidth;
   const messageIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
 
-  const out = [paint('underline', file)];
+  const out = [paint('underline', at(file))];
   findings.forEach((finding, index) => {
     const [first = '', ...rest] = firstLines[index] ?? [];
     const position = `${String(finding.line).padStart(lineWidth)}:${String(finding.column).padEnd(columnWidth)}`;
@@ -38,7 +38,7 @@ function formatFile(file: string, findings: Finding[], paint: Paint): string {
     const rule = finding.ruleId ? `  ${' '.repeat(messageWidth - first.length)}${paint('dim', finding.ruleId)}` : '';
     out.push(`  ${paint('dim', position)}  ${severity}  ${first}${rule}`);
     for (const line of rest) out.push(`${messageIndent}${line}`);
-    for (const related of finding.related ?? []) out.push(paint('dim', `    ↳ ${formatRelated(related)}`));
+    for (const related of finding.related ?? []) out.push(paint('dim', `    ↳ ${formatRelated({ ...related, file: at(related.file) })}`));
   });
   return out.join('\n');
 }
@@ -66,7 +66,7 @@ function summaryLine(summary: Summary, paint: Paint): string {
 
 export function stylish(result: CheckResult, options: ReportOptions): string {
   const paint = painter(options.color);
-  const blocks = [...groupByFile(result.findings)].map(([file, findings]) => formatFile(file, findings, paint));
+  const blocks = [...groupByFile(result.findings)].map(([file, findings]) => formatFile(file, findings, paint, (path) => displayPath(path, options)));
   blocks.push(formatSummary(result.summary, paint));
   return `${blocks.join('\n\n')}\n`;
 }
