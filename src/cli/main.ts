@@ -21,6 +21,7 @@ const USAGE = `Usage:
   tripwire select --base REF [options]  list the paid test ids a diff selects (exit 0, 2 error)
   tripwire init [--hook] [options]      infer and write tripwire.config.json; --hook: the pre-commit hook
   tripwire explain RULE                 print a rule's documentation
+  tripwire print-config [options]       print the resolved configuration as JSON, every default included
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
   tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
   tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
@@ -132,6 +133,18 @@ Examples:
   tripwire explain no-paid-calls-in-free-tests
   tripwire explain parse-error
 `,
+  'print-config': `Usage: tripwire print-config [--cwd DIR] [--config FILE]
+Prints the configuration a check would use as JSON: every default filled in, each rule's
+severity and options, and the paid signatures (SDK modules, CLIs, hosts, key variables)
+with the built-in ones included (exit 0, 2 for an invalid configuration).
+
+Options:
+  --cwd DIR, --config FILE   as for check
+
+Examples:
+  tripwire print-config
+  tripwire print-config | jq .config.paid.modules
+`,
   freeze: `Usage:
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
   tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
@@ -197,6 +210,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (command === 'select') return (await import('./select.js')).selectCommand(rest, io, COMMAND_HELP.select);
   if (command === 'init') return (await import('./init.js')).initCommand(rest, io, COMMAND_HELP.init);
   if (command === 'explain') return explainCommand(rest, io);
+  if (command === 'print-config') return (await import('./print-config.js')).printConfigCommand(rest, io, COMMAND_HELP['print-config']);
   if (command === 'freeze') return (await import('./freeze.js')).freezeCommand(rest, io, COMMAND_HELP.freeze, (args) => checkCommand(args, io));
   if (command === 'lock') return (await import('./freeze.js')).lockCommand(rest, io, COMMAND_HELP.lock);
   throw new UsageError(`unknown command '${command}'`);

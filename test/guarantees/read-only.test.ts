@@ -65,6 +65,7 @@ describe('tripwire writes nothing into the repository it checks', () => {
     ['select --base', ['select', '--base', 'HEAD']],
     ['select --staged', ['select', '--staged']],
     ['explain', ['explain', 'no-paid-calls-in-free-tests']],
+    ['print-config', ['print-config']],
     ['freeze list', ['freeze', 'list']],
     ['freeze verify', ['freeze', 'verify', '--cache-location', CACHE]],
     ['lock --verify', ['lock', '--verify']],
