@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,30 @@ describe('a file tripwire may not read (chmod 000)', () => {
     const dir = demo();
     chmodSync(join(dir, 'test/oracle.test.ts'), 0o000);
     expect(check(dir, '--no-cache')).toEqual({ code: 1, findings: cleanFindings(), cached: false });
+  });
+});
+
+describe('a tracked symlink loop (a → b, b → a)', () => {
+  it('is one unfollowed-symlink finding per link, saying it is a loop; every other finding is unchanged', () => {
+    const dir = demo();
+    symlinkSync('b', join(dir, 'a'));
+    symlinkSync('a', join(dir, 'b'));
+    symlinkSync('self.test.ts', join(dir, 'test/self.test.ts'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'loops');
+    const run = check(dir, '--no-cache');
+    expect(run.code).toBe(1);
+    const links = run.findings.filter((finding) => finding.ruleId === 'unfollowed-symlink');
+    expect(links.map(({ file, line, message }) => ({ file, line, message }))).toEqual([
+      { file: 'a', line: 1, message: 'symlink loop, not followed: a → b leads back to itself, so nothing was checked there. Fix or remove the link.' },
+      { file: 'b', line: 1, message: 'symlink loop, not followed: b → a leads back to itself, so nothing was checked there. Fix or remove the link.' },
+      {
+        file: 'test/self.test.ts',
+        line: 1,
+        message: 'symlink loop, not followed: test/self.test.ts → self.test.ts leads back to itself, so nothing was checked there. Fix or remove the link.',
+      },
+    ]);
+    expect(run.findings.filter((finding) => finding.ruleId !== 'unfollowed-symlink')).toEqual(cleanFindings());
   });
 });
 
