@@ -3,6 +3,8 @@ import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { check as checkInProcess } from '../../src/check.js';
+import { discoverFiles } from '../../src/repo/files.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, runCli, type CliRun } from '../support/repo.js';
@@ -105,6 +107,23 @@ describe('a tracked file deleted from the work tree, listed by git but absent on
       expect(expected.findings.filter((finding) => finding.ruleId === 'read-error')).toEqual([]);
     });
   }
+});
+
+describe('a file deleted after the listing was taken, before it was read (the race itself, in process)', () => {
+  it('is one read-error at the file, in place of what reading it would have found; every other finding is unchanged', async () => {
+    const dir = demo();
+    const listing = await discoverFiles(dir);
+    expect(listing.files).toContain('test/oracle.test.ts');
+    rmSync(join(dir, 'test/oracle.test.ts'));
+    const { findings } = await checkInProcess({ cwd: dir, cache: false, listing });
+    const shown = findings.map(({ ruleId, messageId, file, line, column, message }) => ({ ruleId, messageId, file, line, column, message }));
+    expect(shown.filter((finding) => finding.file === 'test/oracle.test.ts')).toEqual([
+      { ruleId: 'read-error', messageId: 'readError', file: 'test/oracle.test.ts', line: 1, column: 1, message: 'cannot read test/oracle.test.ts: ENOENT' },
+    ]);
+    expect(withoutFile(shown, 'test/oracle.test.ts')).toEqual(
+      withoutFile(cleanFindings(), 'test/oracle.test.ts').map(({ ruleId, messageId, file, line, column, message }) => ({ ruleId, messageId, file, line, column, message })),
+    );
+  });
 });
 
 describe('a file tripwire may not read (chmod 000)', () => {
