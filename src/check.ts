@@ -39,8 +39,8 @@ export const CORE_RULES = {
     },
   },
   'unfollowed-symlink': {
-    description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
-    messages: { unfollowedSymlink: { description: 'The link points outside the repository or to nothing, and was not followed.' } },
+    description: 'A file tripwire needs is a symbolic link that points outside the repository, to nothing, or round a loop; tripwire does not follow it, so nothing it points to was checked.',
+    messages: { unfollowedSymlink: { description: 'The link points outside the repository, to nothing, or round a loop back to itself, and was not followed.' } },
   },
   'unchecked-submodule': {
     description: 'A configured glob reaches into a git submodule, whose files tripwire does not list: nothing in it was checked.',

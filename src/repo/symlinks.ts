@@ -33,8 +33,15 @@ export function settleLinks(dir: string, top: string, files: readonly string[], 
     let real: string;
     try {
       real = realpathSync(absolute);
-    } catch {
-      unfollowed.set(link, `symlink points to nothing, not followed: ${link} → ${target} does not exist, so nothing was checked there. Fix or remove the link.`);
+    } catch (error) {
+      // A loop (a → b → a) has no end to exist or not: saying "does not exist" would send the reader looking for a missing file.
+      const loop = error instanceof Error && 'code' in error && error.code === 'ELOOP';
+      unfollowed.set(
+        link,
+        loop
+          ? `symlink loop, not followed: ${link} → ${target} leads back to itself, so nothing was checked there. Fix or remove the link.`
+          : `symlink points to nothing, not followed: ${link} → ${target} does not exist, so nothing was checked there. Fix or remove the link.`,
+      );
       continue;
     }
     const rel = path.relative(realTop, real);
