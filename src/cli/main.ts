@@ -29,9 +29,11 @@ Usage:
   tripwire --version | --help
 
 Options for check:
-  --cwd DIR              repository to check (default: the current directory)
+  --cwd DIR              where to run from (default: the current directory); the root is the
+                         nearest directory at or above it holding the configuration, no higher
+                         than the git top level (the git top level when none does)
   --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
-                         "tripwire" key of package.json, in the repository root)
+                         "tripwire" key of package.json, in the root); its directory is the root
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
   --base REF             also check what the diff since the merge base with REF removed,

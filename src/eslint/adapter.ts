@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Rule } from 'eslint';
 import { buildModelSync, evaluate, toPosix } from '../check.js';
+import { findRoot } from '../config/root.js';
 import type { FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
@@ -45,13 +46,46 @@ const entries = new Map<string, Entry>();
 const cacheWarnings = new Set<string>();
 
 export interface AdapterSettings {
-  /** The repository root holding tripwire.config.json (default: ESLint's cwd). */
+  /** The root holding tripwire.config.json, relative to ESLint's cwd (default: found from the linted file, see findRoot). */
   root?: string;
+  /** The configuration file, relative to `root` (or ESLint's cwd); its directory is the root. */
   configFile?: string;
 }
 
-function entryFor(root: string, settings: AdapterSettings): Entry {
-  const known = entries.get(root);
+/** How to build the model a linted file belongs to, and the key its entry is kept under. */
+interface Target {
+  key: string;
+  cwd: string;
+  configFile?: string;
+  search: false;
+}
+
+/** The root found for each directory ESLint lints in (and ESLint's cwd), looked at again after REVALIDATE_AFTER_MS. */
+const roots = new Map<string, { root: string; at: number }>();
+
+/**
+ * The root a linted file belongs to: `settings.tripwire` when it says, else
+ * the nearest directory above the file that configures tripwire, no higher
+ * than the git top level (outside git, no higher than ESLint's cwd), as the
+ * CLI finds it above its working directory. ESLint 10 looks up
+ * eslint.config.js per file, so one run can lint several packages, each with
+ * its own tripwire.config.json.
+ */
+function targetFor(context: Rule.RuleContext, settings: AdapterSettings): Target {
+  const base = settings.root === undefined ? context.cwd : resolve(context.cwd, settings.root);
+  if (settings.configFile !== undefined) return { key: `${base}\0${settings.configFile}`, cwd: base, configFile: settings.configFile, search: false };
+  if (settings.root !== undefined) return { key: base, cwd: base, search: false };
+  const dir = dirname(context.filename);
+  const lookup = `${dir}\0${context.cwd}`;
+  const known = roots.get(lookup);
+  if (known && Date.now() - known.at < REVALIDATE_AFTER_MS) return { key: known.root, cwd: known.root, search: false };
+  const root = findRoot(dir, context.cwd);
+  roots.set(lookup, { root, at: Date.now() });
+  return { key: root, cwd: root, search: false };
+}
+
+function entryFor(target: Target): Entry {
+  const known = entries.get(target.key);
   if (known) {
     if (Date.now() - known.validatedAt < Math.max(REVALIDATE_AFTER_MS, known.validationMs * REVALIDATE_COST_FACTOR)) return known;
     const started = performance.now();
@@ -61,7 +95,7 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
     if (unchanged) return known;
   }
   // The fact cache is the CLI's: a repository a hook has checked is warm here too.
-  const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
+  const built = buildModelSync(target);
   if (built.cacheRefused !== null && !cacheWarnings.has(built.cacheRefused)) {
     // Not a finding of any linted file, and an editor session rebuilds often: said once per process.
     cacheWarnings.add(built.cacheRefused);
@@ -79,7 +113,7 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
     results: new Map(),
     overlay: null,
   };
-  entries.set(root, entry);
+  entries.set(target.key, entry);
   return entry;
 }
 
@@ -123,11 +157,9 @@ const LINTED = /\.(?:[cm]?[jt]sx?|md|markdown)$/;
  * findings located in files ESLint does not lint, such as a JSON map.
  */
 export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
-  const settings = tripwireSettings(context.settings);
-  const root = settings.root ?? context.cwd;
-  const file = toPosix(relative(root, context.filename));
+  const entry = entryFor(targetFor(context, tripwireSettings(context.settings)));
+  const file = toPosix(relative(entry.model.root, context.filename));
   if (file.startsWith('..') || isAbsolute(file)) return [];
-  const entry = entryFor(root, settings);
   const options = context.options[0] ?? tripwireOptions(entry.model, rule);
   const text = context.sourceCode.text;
 
@@ -175,4 +207,5 @@ function tripwireSettings(settings: Record<string, unknown> | undefined): Adapte
 /** For tests: forget every model. */
 export function resetModels(): void {
   entries.clear();
+  roots.clear();
 }
