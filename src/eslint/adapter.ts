@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Rule } from 'eslint';
-import { buildModelSync, evaluate, toPosix } from '../check.js';
+import { applyBaseline } from '../baseline.js';
+import { buildModelSync, evaluate, selectRules, toPosix } from '../check.js';
 import { findRoot } from '../config/root.js';
 import type { FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
@@ -19,7 +20,7 @@ const REVALIDATE_AFTER_MS = 2000;
 const REVALIDATE_COST_FACTOR = 20;
 
 interface Entry {
-  /** The size and mtime of the config, every listed file and every directory holding one, when the model was built. */
+  /** The size and mtime of the config, the baseline, every listed file and every directory holding one, when the model was built. */
   stamps: Map<string, string>;
   validatedAt: number;
   /** What the last look at the stamps cost. */
@@ -28,6 +29,8 @@ interface Entry {
   /** The fact cache the model reads, written back after each evaluation that parsed something. */
   cache: FactCache<CachedFacts>;
   configPath: string | null;
+  /** The rules tripwire.config.json leaves on: a rule it switches off reports nothing here either. */
+  enabled: ReadonlySet<string>;
   /** Results per rule and options, for the files as they are on disk. */
   results: Map<string, Map<string, Finding[]>>;
   /** The last buffer that differed from the disk, and its results (an editor lints one buffer at a time). */
@@ -101,6 +104,8 @@ function entryFor(target: Target): Entry {
     cacheWarnings.add(built.cacheRefused);
     process.stderr.write(`tripwire: warning: ${built.cacheRefused}\n`);
   }
+  // Validates every rule's options in the config too, as the CLI does (a ConfigError).
+  const enabled = new Set(selectRules(built.model.config, undefined, built.configPath).map((selected) => selected.rule.id));
   const started = performance.now();
   const stamps = stampsOf(built.model, built.configPath);
   const entry: Entry = {
@@ -110,6 +115,7 @@ function entryFor(target: Target): Entry {
     model: built.model,
     cache: built.cache,
     configPath: built.configPath,
+    enabled,
     results: new Map(),
     overlay: null,
   };
@@ -118,7 +124,7 @@ function entryFor(target: Target): Entry {
 }
 
 function stampsOf(model: RepoModel, configPath: string | null): Map<string, string> {
-  const paths = new Set<string>([model.root]);
+  const paths = new Set<string>([model.root, join(model.root, model.config.baseline)]);
   if (configPath !== null) paths.add(configPath);
   for (const file of model.files) {
     paths.add(join(model.root, file));
@@ -138,8 +144,10 @@ function resultsOf(model: RepoModel, configPath: string | null, cache: Map<strin
   if (cached) return cached;
   // ESLint reports every finding at the rule's own severity; the preset decides only which kinds are reported at all.
   const { findings } = evaluate(model, [{ rule, severity: 'error', options, preset: model.config.preset }], configPath);
+  // What the baseline knows is not reported, as in the CLI (its entries are keyed by rule: one rule at a time is the same).
+  const { kept } = applyBaseline(model, findings, model.config.baseline);
   const byFile = new Map<string, Finding[]>();
-  for (const finding of findings) {
+  for (const finding of kept) {
     if (finding.ruleId !== rule.id) continue;
     const list = byFile.get(finding.file);
     if (list) list.push(finding);
@@ -159,7 +167,7 @@ const LINTED = /\.(?:[cm]?[jt]sx?|md|markdown)$/;
 export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
   const entry = entryFor(targetFor(context, tripwireSettings(context.settings)));
   const file = toPosix(relative(entry.model.root, context.filename));
-  if (file.startsWith('..') || isAbsolute(file)) return [];
+  if (file.startsWith('..') || isAbsolute(file) || !entry.enabled.has(rule.id)) return [];
   const options = context.options[0] ?? tripwireOptions(entry.model, rule);
   const text = context.sourceCode.text;
 
