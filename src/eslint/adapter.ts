@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Rule } from 'eslint';
 import { applyBaseline } from '../baseline.js';
 import { buildModelSync, evaluate, selectRules, toPosix } from '../check.js';
+import { ConfigError } from '../config/errors.js';
 import { findRoot } from '../config/root.js';
 import type { FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
@@ -10,6 +11,9 @@ import type { RepoModel } from '../model/model.js';
 import { mapRefs } from '../model/selection.js';
 import type { TripwireRule } from '../rule.js';
 import type { Finding } from '../types.js';
+
+/** The message id every rule reports an invalid configuration under. */
+export const INVALID_CONFIG = 'invalidConfig';
 
 /**
  * How long a validated model is trusted before its inputs are looked at again
@@ -87,7 +91,26 @@ function targetFor(context: Rule.RuleContext, settings: AdapterSettings): Target
   return { key: root, cwd: root, search: false };
 }
 
+/** A configuration that failed to load, kept like a model: a build is not retried for every linted file. */
+const failures = new Map<string, { error: ConfigError; at: number }>();
+
 function entryFor(target: Target): Entry {
+  const failed = failures.get(target.key);
+  if (failed && Date.now() - failed.at < REVALIDATE_AFTER_MS) throw failed.error;
+  try {
+    const entry = buildEntry(target);
+    failures.delete(target.key);
+    return entry;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      entries.delete(target.key);
+      failures.set(target.key, { error, at: Date.now() });
+    }
+    throw error;
+  }
+}
+
+function buildEntry(target: Target): Entry {
   const known = entries.get(target.key);
   if (known) {
     if (Date.now() - known.validatedAt < Math.max(REVALIDATE_AFTER_MS, known.validationMs * REVALIDATE_COST_FACTOR)) return known;
@@ -104,8 +127,9 @@ function entryFor(target: Target): Entry {
     cacheWarnings.add(built.cacheRefused);
     process.stderr.write(`tripwire: warning: ${built.cacheRefused}\n`);
   }
-  // Validates every rule's options in the config too, as the CLI does (a ConfigError).
+  // Validates every rule's options in the config, and the baseline, as the CLI does (a ConfigError).
   const enabled = new Set(selectRules(built.model.config, undefined, built.configPath).map((selected) => selected.rule.id));
+  applyBaseline(built.model, [], built.model.config.baseline);
   const started = performance.now();
   const stamps = stampsOf(built.model, built.configPath);
   const entry: Entry = {
@@ -165,6 +189,32 @@ const LINTED = /\.(?:[cm]?[jt]sx?|md|markdown)$/;
  * findings located in files ESLint does not lint, such as a JSON map.
  */
 export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
+  try {
+    return ruleFindings(rule, context);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return invalidConfig(error, rule, context);
+  }
+}
+
+/** The linted files (one SourceCode per lint of a file) that already carry the invalid-configuration message. */
+const toldInvalid = new WeakSet<object>();
+
+/**
+ * An invalid configuration (or rule options in it, or baseline) is one
+ * message per linted file, at 1:1, from the first tripwire rule that runs on
+ * it, and linting goes on: an editor shows it in whichever file is open, and
+ * `eslint --concurrency` workers have no shared "first file" to put it on.
+ */
+function invalidConfig(error: ConfigError, rule: TripwireRule, context: Rule.RuleContext): Finding[] {
+  if (toldInvalid.has(context.sourceCode)) return [];
+  toldInvalid.add(context.sourceCode);
+  const problems = error.message.split('\n').join('; ');
+  const message = `the tripwire configuration is invalid, so tripwire checked nothing: ${problems}. Fix it (\`tripwire check\` prints the same).`;
+  return [{ ruleId: rule.id, messageId: INVALID_CONFIG, severity: 'error', file: context.filename, line: 1, column: 1, endLine: 1, endColumn: 1, message }];
+}
+
+function ruleFindings(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
   const entry = entryFor(targetFor(context, tripwireSettings(context.settings)));
   const file = toPosix(relative(entry.model.root, context.filename));
   if (file.startsWith('..') || isAbsolute(file) || !entry.enabled.has(rule.id)) return [];
@@ -215,5 +265,6 @@ function tripwireSettings(settings: Record<string, unknown> | undefined): Adapte
 /** For tests: forget every model. */
 export function resetModels(): void {
   entries.clear();
+  failures.clear();
   roots.clear();
 }
