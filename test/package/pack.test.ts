@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { makeGitRepo } from '../support/repo.js';
 
@@ -47,9 +47,16 @@ function freshCheckout(into: string): void {
 
 const manifest: { devDependencies: Record<string, string> } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
 
+/** The checkout, the tarball and the consumer with its node_modules: removed after the test, passing or not. */
+const created: string[] = [];
+afterAll(() => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('the packed tarball', () => {
   it('packs from a fresh checkout, installs into a consumer, and works there: the CLI, the API and the plugin without the optional peers, then ESLint with the preset', () => {
     const work = mkdtempSync(join(tmpdir(), 'tripwire-pack-'));
+    created.push(work);
     const checkout = join(work, 'checkout');
     const out = join(work, 'out');
     mkdirSync(out);
@@ -68,6 +75,7 @@ describe('the packed tarball', () => {
       'src/judge.ts': 'export const judge = (answer: string): boolean => answer.trim() !== "";\n',
       'test/judge.test.ts': "import OpenAI from 'openai';\nexport const client = new OpenAI();\n",
     });
+    created.push(consumer);
     succeeded(npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], consumer));
     const installed = join(consumer, 'node_modules', 'eslint-plugin-tripwire');
 
