@@ -1,7 +1,7 @@
 import type { ESLint, Linter } from 'eslint';
-import { createPreset } from './shared.js';
+import { codeConfig } from './shared.js';
 
-/** Every rule marked recommended, at error. */
+/** Every rule marked recommended, at error, on TS/JS files. */
 export function recommended(plugin: ESLint.Plugin): Linter.Config[] {
-  return createPreset('recommended', plugin, (rule) => rule.meta.recommended);
+  return [codeConfig('recommended', plugin, (rule) => rule.meta.recommended)];
 }

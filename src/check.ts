@@ -151,9 +151,9 @@ async function refusalOf(root: string, options: CheckOptions): Promise<string | 
   return options.cacheRefused !== undefined ? options.cacheRefused : cacheRefusal(cacheDirectory(root, options.cacheLocation), root);
 }
 
-/** `buildModel` without `--base`, synchronously, for the ESLint surface. */
-export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string> }): BuiltModel {
-  const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+/** `buildModel` without `--base`, synchronously, for the ESLint surface; `search: false` takes `cwd` as the root. */
+export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<string, string>; search?: boolean }): BuiltModel {
+  const loaded = loadConfigSync({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }), ...(options.search === false && { search: false }) });
   const { files, blobIds, unfollowed, gitlinks } = discoverFilesSync(loaded.root, { blobIds: options.cache !== false });
   const cacheRefused = options.cache === false ? null : cacheRefusalSync(cacheDirectory(loaded.root, options.cacheLocation), loaded.root);
   return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks, cacheRefused }, undefined);

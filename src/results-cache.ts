@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckOptions } from './check.js';
 import { CONFIG_FILE_NAMES } from './config/names.js';
+import { findRoot } from './config/root.js';
 import { cacheDirectory } from './facts/cache.js';
 import type { RuleMetaForReport } from './report/index.js';
 import { fileBlobId } from './repo/blob-id.js';
@@ -68,8 +69,8 @@ export interface ResultsProbe {
  */
 export async function probeResults(options: ResultsOptions): Promise<ResultsProbe | null> {
   const cwd = resolve(options.cwd);
-  // Where loadConfig puts the root: the config file's directory, else cwd.
-  const root = options.configFile === undefined ? cwd : dirname(resolve(cwd, options.configFile));
+  // Where loadConfig puts the root: the config file's directory, else the one findRoot finds.
+  const root = options.configFile === undefined ? findRoot(cwd) : dirname(resolve(cwd, options.configFile));
   const hash = createHash('sha1');
   hash.update(`tripwire-results ${FORMAT} ${VERSION} ${toolFingerprint()}\0`);
   hash.update(
@@ -84,8 +85,8 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
       baseline: options.baseline !== false,
     }),
   );
-  for (const name of options.configFile === undefined ? [...CONFIG_FILE_NAMES, 'package.json'] : [options.configFile]) {
-    hash.update(`\0config ${name} ${fileBlobId(resolve(cwd, name)) ?? '-'}`);
+  for (const file of options.configFile === undefined ? [...CONFIG_FILE_NAMES, 'package.json'].map((name) => join(root, name)) : [resolve(cwd, options.configFile)]) {
+    hash.update(`\0config ${file} ${fileBlobId(file) ?? '-'}`);
   }
 
   const dir = cacheDirectory(root, options.cacheLocation);

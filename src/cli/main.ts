@@ -32,9 +32,11 @@ const USAGE = `Usage:
 `;
 
 const CHECK_OPTIONS = `Options for check:
-  --cwd DIR              repository to check (default: the current directory)
+  --cwd DIR              where to run from (default: the current directory); the root is the
+                         nearest directory at or above it holding the configuration, no higher
+                         than the git top level (the git top level when none does)
   --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
-                         "tripwire" key of package.json, in the repository root)
+                         "tripwire" key of package.json, in the root); its directory is the root
   --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
   -o, --output-file FILE write the report to FILE instead of standard output
   --quiet                report errors only (warnings still count for --max-warnings)

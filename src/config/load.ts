@@ -4,19 +4,27 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
+import { findRoot } from './root.js';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, configSchema, type Config } from './schema.js';
 
 export interface LoadConfigOptions {
   cwd: string;
   /** `--config FILE`, relative to `cwd`; it must exist. */
   configFile?: string;
+  /**
+   * Search from `cwd` upwards for the root (findRoot), the default; false
+   * looks in `cwd` alone (ESLint's `settings.tripwire.root`).
+   */
+  search?: boolean;
+  /** Outside a git work tree, how far up the search goes (default: `cwd` alone); see findRoot. */
+  ceiling?: string;
 }
 
 export interface LoadedConfig {
   config: Config;
   /** Absolute path; null when no configuration was found and the defaults apply. */
   file: string | null;
-  /** Absolute directory of the config file, or `cwd`; paths in the config are relative to it. */
+  /** Absolute directory of the config file, else the git top level (or `cwd` outside git); paths in the config are relative to it. */
   root: string;
   /** SHA-256 hex of the normalized configuration, for cache keys. */
   hash: string;
@@ -32,28 +40,35 @@ interface Source {
 
 /**
  * Finds, parses and validates the configuration: `configFile` if given, else the first of
- * CONFIG_FILE_NAMES in `cwd`, else the `"tripwire"` key of `cwd`/package.json, else the defaults.
- * Parent directories are not searched. Throws ConfigError.
+ * CONFIG_FILE_NAMES in the root (findRoot: the nearest directory at or above `cwd` that configures
+ * tripwire, no higher than the git top level), else the `"tripwire"` key of its package.json, else
+ * the defaults. Throws ConfigError.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   return loadConfigSync(options);
 }
 
 /** The same, synchronously: ESLint rules cannot wait. */
-export function loadConfigSync({ cwd, configFile }: LoadConfigOptions): LoadedConfig {
+export function loadConfigSync({ cwd, configFile, search = true, ceiling }: LoadConfigOptions): LoadedConfig {
   const dir = resolve(cwd);
-  const source = configFile === undefined ? findSource(dir) : explicitSource(dir, resolve(dir, configFile));
-  if (source === undefined) return finish(validate({}, undefined), null, dir);
+  if (configFile !== undefined) {
+    const source = explicitSource(dir, resolve(dir, configFile));
+    return finish(validate(source.data, source), source.file, dirname(source.file));
+  }
+  const root = search ? findRoot(dir, ceiling ?? dir) : dir;
+  const source = findSource(root, dir);
+  if (source === undefined) return finish(validate({}, undefined), null, root);
   return finish(validate(source.data, source), source.file, dirname(source.file));
 }
 
-function findSource(cwd: string): Source | undefined {
+/** The configuration in `root`, named in messages relative to `cwd`. */
+function findSource(root: string, cwd: string): Source | undefined {
   for (const name of CONFIG_FILE_NAMES) {
-    const file = resolve(cwd, name);
+    const file = resolve(root, name);
     const text = readText(file, cwd);
     if (text !== undefined) return { file, shownAs: shownAs(file, cwd), data: parseJsonc(text, file, cwd, []), keyPath: [] };
   }
-  const file = resolve(cwd, 'package.json');
+  const file = resolve(root, 'package.json');
   const text = readText(file, cwd);
   if (text === undefined) return undefined;
   const manifest = parseJsonc(text, file, cwd, [PACKAGE_JSON_KEY]);

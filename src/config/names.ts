@@ -1,8 +1,9 @@
 /**
- * Config files searched in the working directory, first match wins. When none exists, the
- * `"tripwire"` key of package.json ({@link PACKAGE_JSON_KEY}) is read; parent directories are
- * never searched. Both files are JSONC: comments and trailing commas are allowed. Kept apart
- * from the schema so the CLI can name them without loading zod.
+ * Config files, first match wins, in the nearest directory at or above the working directory
+ * (or the linted file) that holds one or a package.json with the `"tripwire"` key
+ * ({@link PACKAGE_JSON_KEY}), no higher than the git top level (config/root.ts). Both files are
+ * JSONC: comments and trailing commas are allowed. Kept apart from the schema so the CLI can
+ * name them without loading zod.
  */
 export const CONFIG_FILE_NAMES = ['tripwire.config.json', 'tripwire.config.jsonc'] as const;
 

@@ -1,13 +1,19 @@
 import { statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Rule } from 'eslint';
-import { buildModelSync, evaluate, toPosix } from '../check.js';
+import { applyBaseline } from '../baseline.js';
+import { buildModelSync, evaluate, selectRules, toPosix } from '../check.js';
+import { ConfigError } from '../config/errors.js';
+import { findRoot } from '../config/root.js';
 import type { FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { mapRefs } from '../model/selection.js';
 import type { TripwireRule } from '../rule.js';
 import type { Finding } from '../types.js';
+
+/** The message id every rule reports an invalid configuration under. */
+export const INVALID_CONFIG = 'invalidConfig';
 
 /**
  * How long a validated model is trusted before its inputs are looked at again
@@ -18,7 +24,7 @@ const REVALIDATE_AFTER_MS = 2000;
 const REVALIDATE_COST_FACTOR = 20;
 
 interface Entry {
-  /** The size and mtime of the config, every listed file and every directory holding one, when the model was built. */
+  /** The size and mtime of the config, the baseline, every listed file and every directory holding one, when the model was built. */
   stamps: Map<string, string>;
   validatedAt: number;
   /** What the last look at the stamps cost. */
@@ -27,6 +33,8 @@ interface Entry {
   /** The fact cache the model reads, written back after each evaluation that parsed something. */
   cache: FactCache<CachedFacts>;
   configPath: string | null;
+  /** The rules tripwire.config.json leaves on: a rule it switches off reports nothing here either. */
+  enabled: ReadonlySet<string>;
   /** Results per rule and options, for the files as they are on disk. */
   results: Map<string, Map<string, Finding[]>>;
   /** The last buffer that differed from the disk, and its results (an editor lints one buffer at a time). */
@@ -45,13 +53,65 @@ const entries = new Map<string, Entry>();
 const cacheWarnings = new Set<string>();
 
 export interface AdapterSettings {
-  /** The repository root holding tripwire.config.json (default: ESLint's cwd). */
+  /** The root holding tripwire.config.json, relative to ESLint's cwd (default: found from the linted file, see findRoot). */
   root?: string;
+  /** The configuration file, relative to `root` (or ESLint's cwd); its directory is the root. */
   configFile?: string;
 }
 
-function entryFor(root: string, settings: AdapterSettings): Entry {
-  const known = entries.get(root);
+/** How to build the model a linted file belongs to, and the key its entry is kept under. */
+interface Target {
+  key: string;
+  cwd: string;
+  configFile?: string;
+  search: false;
+}
+
+/** The root found for each directory ESLint lints in (and ESLint's cwd), looked at again after REVALIDATE_AFTER_MS. */
+const roots = new Map<string, { root: string; at: number }>();
+
+/**
+ * The root a linted file belongs to: `settings.tripwire` when it says, else
+ * the nearest directory above the file that configures tripwire, no higher
+ * than the git top level (outside git, no higher than ESLint's cwd), as the
+ * CLI finds it above its working directory. ESLint 10 looks up
+ * eslint.config.js per file, so one run can lint several packages, each with
+ * its own tripwire.config.json.
+ */
+function targetFor(context: Rule.RuleContext, settings: AdapterSettings): Target {
+  const base = settings.root === undefined ? context.cwd : resolve(context.cwd, settings.root);
+  if (settings.configFile !== undefined) return { key: `${base}\0${settings.configFile}`, cwd: base, configFile: settings.configFile, search: false };
+  if (settings.root !== undefined) return { key: base, cwd: base, search: false };
+  const dir = dirname(context.filename);
+  const lookup = `${dir}\0${context.cwd}`;
+  const known = roots.get(lookup);
+  if (known && Date.now() - known.at < REVALIDATE_AFTER_MS) return { key: known.root, cwd: known.root, search: false };
+  const root = findRoot(dir, context.cwd);
+  roots.set(lookup, { root, at: Date.now() });
+  return { key: root, cwd: root, search: false };
+}
+
+/** A configuration that failed to load, kept like a model: a build is not retried for every linted file. */
+const failures = new Map<string, { error: ConfigError; at: number }>();
+
+function entryFor(target: Target): Entry {
+  const failed = failures.get(target.key);
+  if (failed && Date.now() - failed.at < REVALIDATE_AFTER_MS) throw failed.error;
+  try {
+    const entry = buildEntry(target);
+    failures.delete(target.key);
+    return entry;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      entries.delete(target.key);
+      failures.set(target.key, { error, at: Date.now() });
+    }
+    throw error;
+  }
+}
+
+function buildEntry(target: Target): Entry {
+  const known = entries.get(target.key);
   if (known) {
     if (Date.now() - known.validatedAt < Math.max(REVALIDATE_AFTER_MS, known.validationMs * REVALIDATE_COST_FACTOR)) return known;
     const started = performance.now();
@@ -61,12 +121,15 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
     if (unchanged) return known;
   }
   // The fact cache is the CLI's: a repository a hook has checked is warm here too.
-  const built = buildModelSync({ cwd: root, ...(settings.configFile !== undefined && { configFile: settings.configFile }) });
+  const built = buildModelSync(target);
   if (built.cacheRefused !== null && !cacheWarnings.has(built.cacheRefused)) {
     // Not a finding of any linted file, and an editor session rebuilds often: said once per process.
     cacheWarnings.add(built.cacheRefused);
     process.stderr.write(`tripwire: warning: ${built.cacheRefused}\n`);
   }
+  // Validates every rule's options in the config, and the baseline, as the CLI does (a ConfigError).
+  const enabled = new Set(selectRules(built.model.config, undefined, built.configPath).map((selected) => selected.rule.id));
+  applyBaseline(built.model, [], built.model.config.baseline);
   const started = performance.now();
   const stamps = stampsOf(built.model, built.configPath);
   const entry: Entry = {
@@ -76,15 +139,16 @@ function entryFor(root: string, settings: AdapterSettings): Entry {
     model: built.model,
     cache: built.cache,
     configPath: built.configPath,
+    enabled,
     results: new Map(),
     overlay: null,
   };
-  entries.set(root, entry);
+  entries.set(target.key, entry);
   return entry;
 }
 
 function stampsOf(model: RepoModel, configPath: string | null): Map<string, string> {
-  const paths = new Set<string>([model.root]);
+  const paths = new Set<string>([model.root, join(model.root, model.config.baseline)]);
   if (configPath !== null) paths.add(configPath);
   for (const file of model.files) {
     paths.add(join(model.root, file));
@@ -104,8 +168,10 @@ function resultsOf(model: RepoModel, configPath: string | null, cache: Map<strin
   if (cached) return cached;
   // ESLint reports every finding at the rule's own severity; the preset decides only which kinds are reported at all.
   const { findings } = evaluate(model, [{ rule, severity: 'error', options, preset: model.config.preset }], configPath);
+  // What the baseline knows is not reported, as in the CLI (its entries are keyed by rule: one rule at a time is the same).
+  const { kept } = applyBaseline(model, findings, model.config.baseline);
   const byFile = new Map<string, Finding[]>();
-  for (const finding of findings) {
+  for (const finding of kept) {
     if (finding.ruleId !== rule.id) continue;
     const list = byFile.get(finding.file);
     if (list) list.push(finding);
@@ -123,11 +189,35 @@ const LINTED = /\.(?:[cm]?[jt]sx?|md|markdown)$/;
  * findings located in files ESLint does not lint, such as a JSON map.
  */
 export function findingsForFile(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
-  const settings = tripwireSettings(context.settings);
-  const root = settings.root ?? context.cwd;
-  const file = toPosix(relative(root, context.filename));
-  if (file.startsWith('..') || isAbsolute(file)) return [];
-  const entry = entryFor(root, settings);
+  try {
+    return ruleFindings(rule, context);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return invalidConfig(error, rule, context);
+  }
+}
+
+/** The linted files (one SourceCode per lint of a file) that already carry the invalid-configuration message. */
+const toldInvalid = new WeakSet<object>();
+
+/**
+ * An invalid configuration (or rule options in it, or baseline) is one
+ * message per linted file, at 1:1, from the first tripwire rule that runs on
+ * it, and linting goes on: an editor shows it in whichever file is open, and
+ * `eslint --concurrency` workers have no shared "first file" to put it on.
+ */
+function invalidConfig(error: ConfigError, rule: TripwireRule, context: Rule.RuleContext): Finding[] {
+  if (toldInvalid.has(context.sourceCode)) return [];
+  toldInvalid.add(context.sourceCode);
+  const problems = error.message.split('\n').join('; ');
+  const message = `the tripwire configuration is invalid, so tripwire checked nothing: ${problems}. Fix it (\`tripwire check\` prints the same).`;
+  return [{ ruleId: rule.id, messageId: INVALID_CONFIG, severity: 'error', file: context.filename, line: 1, column: 1, endLine: 1, endColumn: 1, message }];
+}
+
+function ruleFindings(rule: TripwireRule, context: Rule.RuleContext): Finding[] {
+  const entry = entryFor(targetFor(context, tripwireSettings(context.settings)));
+  const file = toPosix(relative(entry.model.root, context.filename));
+  if (file.startsWith('..') || isAbsolute(file) || !entry.enabled.has(rule.id)) return [];
   const options = context.options[0] ?? tripwireOptions(entry.model, rule);
   const text = context.sourceCode.text;
 
@@ -175,4 +265,6 @@ function tripwireSettings(settings: Record<string, unknown> | undefined): Adapte
 /** For tests: forget every model. */
 export function resetModels(): void {
   entries.clear();
+  failures.clear();
+  roots.clear();
 }

@@ -3,7 +3,7 @@ import type { JSONSchema4 } from 'json-schema';
 import * as z from 'zod';
 import type { TripwireRule } from '../rule.js';
 import { SUPPRESSION_WITHOUT_REASON } from '../check.js';
-import { findingsForFile } from './adapter.js';
+import { findingsForFile, INVALID_CONFIG } from './adapter.js';
 
 const ESLINT_LANGUAGES = new Set(['js/js', 'markdown/commonmark', 'markdown/gfm']);
 
@@ -44,10 +44,11 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
 
 /**
  * One ESLint message per kind, so that an ESLint user can tell kinds apart by
- * id; the text is rendered by the rule, with its data, like the CLI's.
+ * id (plus an invalid configuration, which any rule can be the one to report);
+ * the text is rendered by the rule, with its data, like the CLI's.
  */
 function eslintMessages(rule: TripwireRule): Record<string, string> {
-  const ids = [...Object.keys(rule.meta.messages), SUPPRESSION_WITHOUT_REASON];
+  const ids = [...Object.keys(rule.meta.messages), SUPPRESSION_WITHOUT_REASON, INVALID_CONFIG];
   return Object.fromEntries(ids.map((id) => [id, '{{message}}']));
 }
 
