@@ -15,6 +15,8 @@ import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from './names.js';
  */
 export function findRoot(start: string, ceiling: string = start): string {
   const from = resolve(start);
+  // Inside a git directory (`.git` of a work tree) there is no work tree to search up to: it is checked as given, and refused there.
+  if (from.split(/[\\/]/).includes('.git')) return from;
   const top = resolve(ceiling);
   const rel = relative(top, from);
   let underCeiling = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
