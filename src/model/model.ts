@@ -323,7 +323,7 @@ export class RepoModel {
       } else if (text !== null && key !== null) {
         facts = extractMarkdownFacts(text);
         this.stats.parsed++;
-        this.cache?.set(key, facts);
+        if (facts.outOfStack !== true) this.cache?.set(key, facts);
       }
     }
     if (facts) this.recordParseErrors(file, facts.parseErrors);
@@ -429,7 +429,7 @@ export class RepoModel {
     }
     const facts = extractScriptFacts(file, text, { calls: this.callNames });
     this.stats.parsed++;
-    this.cache?.set(key, facts);
+    if (facts.outOfStack !== true) this.cache?.set(key, facts);
     return facts;
   }
 
