@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { ConfigError } from './config/errors.js';
 import type { RepoModel } from './model/model.js';
 import type { Finding } from './types.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded } from './repo/read.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 
@@ -84,12 +85,10 @@ function key(ruleId: string, messageId: string, file: string, print: string): st
 }
 
 function readBaseline(root: string, file: string): BaselineEntry[] | null {
-  let text: string;
-  try {
-    text = readFileSync(join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readBounded(join(root, file), MAX_INPUT_BYTES);
+  if (!read.ok && read.tooLarge) throw new ConfigError(join(root, file), [{ path: '', message: `the baseline is larger than ${formatBytes(MAX_INPUT_BYTES)}` }], file);
+  if (!read.ok) return null;
+  const text = read.bytes.toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -6,7 +6,7 @@ import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
-import type { Config, PresetName, RuleSetting } from './config/schema.js';
+import { DEFAULT_MAX_FILE_BYTES, type Config, type PresetName, type RuleSetting } from './config/schema.js';
 import { openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
@@ -31,7 +31,10 @@ export const CORE_RULES = {
   },
   'read-error': {
     description: 'A file tripwire needs could not be read; nothing it contains was checked.',
-    messages: { readError: { description: 'The file could not be read.' } },
+    messages: {
+      readError: { description: 'The file could not be read.' },
+      fileTooLarge: { description: 'The file is larger than limits.maxFileBytes (default 2 MiB), so it was not read or parsed.' },
+    },
   },
   'unfollowed-symlink': {
     description: 'A file tripwire needs is a symbolic link that points outside the repository or to nothing; tripwire does not follow it, so nothing it points to was checked.',
@@ -143,7 +146,8 @@ function assembleModel(
   const cache = openFactCache<CachedFacts>({
     root,
     // The configuration the facts depend on (recorded callee names) is part of each entry's key.
-    version: `${VERSION}-f${FACTS_VERSION}`,
+    // Facts are only ever taken from files within the size limit: another limit, another cache.
+    version: `${VERSION}-f${FACTS_VERSION}${config.limits.maxFileBytes === DEFAULT_MAX_FILE_BYTES ? '' : `-l${config.limits.maxFileBytes}`}`,
     enabled: options.cache !== false,
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
@@ -230,7 +234,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
-    findings.push(toFinding(problem.kind, problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
+    findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
   return { findings: kept, suppressed };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
-import { check } from '../src/check.js';
+import { check, CORE_RULES } from '../src/check.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { makeGitRepo } from './support/repo.js';
 
@@ -120,5 +120,13 @@ describe('the rule registry', () => {
     const ids = rules.map((rule) => rule.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(RULE_IDS.filter((id) => ids.includes(id)));
+  });
+});
+
+describe('the core findings', () => {
+  it('are listed in the README, each id with every one of its message ids', () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const missing = Object.entries(CORE_RULES).flatMap(([id, core]) => [id, ...Object.keys(core.messages)].filter((name) => !readme.includes(`\`${name}\``)));
+    expect(missing).toEqual([]);
   });
 });
