@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
@@ -8,6 +8,7 @@ import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from './util/js
 import type { RepoModel } from './model/model.js';
 import { FILE_START, lineIndex, rangeLoc } from './model/positions.js';
 import type { Finding, Loc } from './types.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded } from './repo/read.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 
@@ -193,12 +194,10 @@ function key(ruleId: string, messageId: string, file: string, print: string): st
 }
 
 function readBaselineFile(root: string, file: string): { entries: BaselineEntry[]; text: string } | null {
-  let text: string;
-  try {
-    text = readFileSync(join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readBounded(join(root, file), MAX_INPUT_BYTES);
+  if (!read.ok && read.tooLarge) throw new ConfigError(join(root, file), [{ path: '', message: `the baseline is larger than ${formatBytes(MAX_INPUT_BYTES)}` }], file);
+  if (!read.ok) return null;
+  const text = read.bytes.toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);

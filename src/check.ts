@@ -6,7 +6,7 @@ import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline, type AddedEntry, type BaselineScope } from './baseline.js';
 import { ConfigError, issuesFromZod } from './config/errors.js';
 import { loadConfig, loadConfigSync, type LoadedConfig } from './config/load.js';
-import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, type Config, type PresetName, type RuleSetting } from './config/schema.js';
+import { CONFIG_FILE_NAMES, DEFAULT_MAX_FILE_BYTES, PACKAGE_JSON_KEY, type Config, type PresetName, type RuleSetting } from './config/schema.js';
 import { cacheDirectory, openFactCache, type FactCache } from './facts/cache.js';
 import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
@@ -36,6 +36,7 @@ export const CORE_RULES = {
     messages: {
       readError: { description: 'The file could not be read.' },
       notText: { description: 'A shipped or test file of no text format holds mostly binary content (NUL, control or invalid UTF-8 bytes), so it was not scanned.' },
+      fileTooLarge: { description: 'The file is larger than limits.maxFileBytes (default 2 MiB), so it was not read or parsed.' },
     },
   },
   'unfollowed-symlink': {
@@ -170,7 +171,8 @@ function assembleModel(
   const cache = openFactCache<CachedFacts>({
     root,
     // The configuration the facts depend on (recorded callee names) is part of each entry's key.
-    version: `${VERSION}-f${FACTS_VERSION}`,
+    // Facts are only ever taken from files within the size limit: another limit, another cache.
+    version: `${VERSION}-f${FACTS_VERSION}${config.limits.maxFileBytes === DEFAULT_MAX_FILE_BYTES ? '' : `-l${config.limits.maxFileBytes}`}`,
     enabled: options.cache !== false && cacheRefused === null,
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });

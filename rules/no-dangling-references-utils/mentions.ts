@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
 import { linesOf } from '../../src/model/seams.js';
 import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/model/text-kind.js';
-import { tokenOffsets } from '../../src/model/text-scan.js';
+import { tokenScanner } from '../../src/model/text-scan.js';
 import type { Loc } from '../../src/types.js';
 
 /** Files whose history legitimately names what is gone. */
@@ -33,10 +34,12 @@ export interface Mention {
  */
 export function findMentions(model: RepoModel, tokens: readonly string[], skip: (file: string, token: string) => boolean): Mention[] {
   if (tokens.length === 0) return [];
-  const purpose = `mentions\0${tokens.join('\0')}`;
+  // The token list is part of each file's cache key; hashed once, not once per file.
+  const purpose = `mentions\0${createHash('sha1').update(tokens.join('\0')).digest('hex')}`;
+  const scan = tokenScanner(tokens);
   const mentions: Mention[] = [];
   for (const file of scannableFiles(model)) {
-    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(file, text, tokens)) ?? []) {
+    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(file, text, tokens, scan)) ?? []) {
       const token = tokens[index] ?? '';
       if (skip(file, token)) continue;
       mentions.push({ token, file, loc: { line, column, endLine: line, endColumn: column + token.length } });
@@ -45,20 +48,16 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
   return mentions;
 }
 
+/** Below this many tokens, looking for each in the whole text rules most files out faster than reading their words. */
+const FEW_TOKENS = 16;
+
 /** [token index, line, column] of every whole-word occurrence, line by line; none in a file that is not text. */
-function scanTokens(file: string, text: string, tokens: readonly string[]): [number, number, number][] {
+function scanTokens(file: string, text: string, tokens: readonly string[], scan: (line: string) => [number, number][]): [number, number, number][] {
   if (textKind(file, text) !== 'text') return [];
-  const probes = tokens.map((token) => (/\s/.test(token) ? null : token));
-  // Most files name none of the tokens: the whole text rules them out before it is split into lines.
-  if (!probes.includes(null) && !probes.some((probe) => probe !== null && text.includes(probe))) return [];
+  if (tokens.length <= FEW_TOKENS && !tokens.some((token) => /\s/.test(token) || text.includes(token))) return [];
   const hits: [number, number, number][] = [];
   linesOf(text).forEach((line, index) => {
-    const lower = line.toLowerCase();
-    tokens.forEach((token, t) => {
-      const probe = probes[t];
-      if (probe !== null && probe !== undefined ? !line.includes(probe) : !lower.includes(token.split(/\s+/)[0]?.toLowerCase() ?? '')) return;
-      for (const offset of tokenOffsets(line, token)) hits.push([t, index + 1, offset + 1]);
-    });
+    for (const [t, offset] of scan(line)) hits.push([t, index + 1, offset + 1]);
   });
   return hits;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -53,8 +52,7 @@ export function changeOfOldPath(model: RepoModel, oldPath: string): FileChange |
 }
 
 export function sha256OfFile(model: RepoModel, path: string): string | null {
-  const bytes = model.bytes(path);
-  return bytes === null ? null : `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return model.sha256(path);
 }
 
 /** `path/to/file.test.ts::suite > test` → its file and its name within the file. */

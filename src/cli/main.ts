@@ -1,9 +1,9 @@
-import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
-import { UsageError } from '../errors.js';
+import { EnvironmentError, GIT_MISSING, isGitMissing, UsageError } from '../errors.js';
 import { warnCacheRefused } from './cache-warning.js';
 import { resolveCwd } from './cwd.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
@@ -184,12 +184,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stderr(`tripwire: invalid configuration\n${(error as Error).message}\n`);
       return 2;
     }
-    if (name === 'MissingRefError') {
+    if (name === 'MissingRefError' || error instanceof EnvironmentError) {
       io.stderr(`tripwire: ${(error as Error).message}\n`);
       return 2;
     }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       io.stderr(`tripwire: ${error.message}\nRun 'tripwire --help' for usage.\n`);
+      return 2;
+    }
+    if (isGitMissing(error)) {
+      io.stderr(`tripwire: ${GIT_MISSING}\n`);
       return 2;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -297,7 +301,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     rules: verdict.rules,
     toolVersion: VERSION,
   });
-  if (values['output-file'] !== undefined) writeAtomically(resolve(io.cwd, values['output-file']), output);
+  if (values['output-file'] !== undefined) writeOutput(values['output-file'], resolve(io.cwd, values['output-file']), output);
   else io.stdout(output);
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
 }
@@ -343,8 +347,18 @@ function coreSection(doc: string, id: string): string {
   return `# ${id} (a core check)\n${doc.slice(start + `\n## ${id}\n`.length, end === -1 ? undefined : end + 1)}`;
 }
 
-function writeAtomically(file: string, text: string): void {
+/** Writes the report atomically; a file that cannot be written is a one-line error naming it as given (exit 2). */
+function writeOutput(given: string, file: string, text: string): void {
   const temp = join(dirname(file), `.${process.pid}.tripwire.tmp`);
-  writeFileSync(temp, text);
-  renameSync(temp, file);
+  try {
+    // `-o reports/x.sarif` into a directory that does not exist yet (the Action's sarif-file input): create it.
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, text);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    // Node's message ends with the path it tried, here the temporary file: the code and its meaning say it.
+    const reason = error instanceof Error ? (/^([A-Z0-9_]+: [^,]+)/.exec(error.message)?.[1] ?? error.message) : String(error);
+    throw new EnvironmentError(`cannot write ${given}: ${reason}`);
+  }
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
 import { findRoot } from './root.js';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, configSchema, type Config } from './schema.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
 
 export interface LoadConfigOptions {
   cwd: string;
@@ -88,15 +88,13 @@ function explicitSource(cwd: string, file: string): Source {
   return { file, shownAs: shownAs(file, cwd), data: data[PACKAGE_JSON_KEY], keyPath: [PACKAGE_JSON_KEY] };
 }
 
-/** The file's text, or undefined when it does not exist. */
+/** The file's text, or undefined when it does not exist; never a device or a pipe, never more than MAX_INPUT_BYTES. */
 function readText(file: string, cwd: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(file, [{ path: '', message: `cannot read: ${reason}` }], shownAs(file, cwd));
-  }
+  const read = readBounded(file, MAX_INPUT_BYTES);
+  if (read.ok) return read.bytes.toString('utf8');
+  if (!read.tooLarge && read.reason === 'ENOENT') return undefined;
+  const reason = read.tooLarge ? `larger than ${formatBytes(MAX_INPUT_BYTES)}` : read.reason;
+  throw new ConfigError(file, [{ path: '', message: `cannot read: ${reason}` }], shownAs(file, cwd));
 }
 
 /** The parsed text; `scope` is the key path of the configuration inside the file (`["tripwire"]` in package.json). */

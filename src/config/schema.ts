@@ -227,6 +227,26 @@ const removedSchema = z.strictObject({
   allow: strings('Globs of files that may still name the tokens (a migration note); CHANGELOGs and the config itself always may.'),
 });
 
+/**
+ * 2 MiB: twice the largest hand-written file tripwire reads in the seven
+ * corpus harnesses (a 0.96 MB test of vercel/ai). A check of a repository
+ * holding one TS file just under it takes 2.4 s and 260 MiB; a 50 MB
+ * generated file took 53 s and 3.3 GiB.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const limitsSchema = z.strictObject({
+  /** @example 8388608 */
+  maxFileBytes: z
+    .int()
+    .min(1)
+    .default(DEFAULT_MAX_FILE_BYTES)
+    .meta({
+      description:
+        'Files larger than this many bytes are not read or parsed, and each one tripwire needs is one read-error finding (fileTooLarge); default 2 MiB. Raise it for a large hand-written file, or list a generated one in `ignore`.',
+    }),
+});
+
 const ruleSettingSchema = z.union(
   [z.enum(SEVERITY_SETTINGS), z.tuple([z.enum(SEVERITY_SETTINGS), z.record(z.string(), z.unknown())])],
   { error: 'expected "error", "warn", "off" or [severity, { ...options }]' },
@@ -266,6 +286,8 @@ export const configSchema = z
       .meta({ description: 'Known findings for gradual adoption (written by `tripwire check --update-baseline`); they are not reported, and the file only shrinks.' }),
     /** @example ["vendor/**"] */
     ignore: strings('Globs excluded from every check.'),
+    /** @example { "maxFileBytes": 8388608 } */
+    limits: limitsSchema.prefault({}).meta({ description: 'Bounds on what one file may cost: beyond them a file is reported, not read.' }),
     /** @example "strict" */
     preset: z
       .enum(PRESET_NAMES)

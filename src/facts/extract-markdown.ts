@@ -2,6 +2,7 @@ import type { Token } from 'markdown-it';
 import type { Node as YamlNode } from 'yaml';
 import { loadYaml } from '../parse/yaml.js';
 import { MAX_NESTING, parseMarkdown } from '../parse/markdown.js';
+import { outOfStack } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { shellScriptEnvRefs } from './env-lexical.js';
 import { splitShell } from './shell.js';
@@ -15,6 +16,16 @@ export const SHELL_LANGUAGES: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh'
  * searching the block's source lines in token order.
  */
 export function extractMarkdownFacts(source: string): MarkdownFacts {
+  try {
+    return extract(source);
+  } catch (error) {
+    const reason = outOfStack(error);
+    if (reason === null) throw error;
+    return { kind: 'markdown', frontMatter: null, headings: [], htmlAnchors: [], links: [], code: [], fences: [], text: [], parseErrors: [{ message: reason, loc: { line: 1, column: 1, endLine: 1, endColumn: 1 } }], outOfStack: true };
+  }
+}
+
+function extract(source: string): MarkdownFacts {
   const lines = source.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   const facts: MarkdownFacts = { kind: 'markdown', frontMatter: null, headings: [], htmlAnchors: [], links: [], code: [], fences: [], text: [], parseErrors: [] };
 

@@ -1,5 +1,5 @@
 import type * as TS from 'typescript';
-import { loadTypeScript, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
+import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { extractValues } from './extract-values.js';
 import { extractTests } from './extract-tests.js';
@@ -33,8 +33,39 @@ export interface ExtractOptions {
 
 export function extractScriptFacts(path: string, text: string, options: ExtractOptions = {}): FileFacts {
   const ts = loadTypeScript();
-  const sourceFile = parseScript(path, text);
-  return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
+  try {
+    const sourceFile = parseScript(path, text);
+    return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
+  } catch (error) {
+    // One file the parser cannot hold is a parse error at that file, not the run lost.
+    const reason = outOfStack(error);
+    if (reason === null) throw error;
+    return unparsedFacts(reason);
+  }
+}
+
+/** The facts of a file that could not be parsed at all: nothing but the reason, never cached. */
+function unparsedFacts(reason: string): FileFacts {
+  return {
+    kind: 'script',
+    imports: [],
+    exports: [],
+    mocks: [],
+    units: [],
+    suppressions: [],
+    constants: [],
+    calls: [],
+    envCompares: [],
+    mutations: [],
+    parseErrors: [{ message: reason, loc: { line: 1, column: 1, endLine: 1, endColumn: 1 } }],
+    tests: [],
+    envWrites: [],
+    testProbes: [],
+    strings: [],
+    flags: [],
+    plants: { env: [], files: [], dirs: false },
+    outOfStack: true,
+  };
 }
 
 interface Context {

@@ -35,6 +35,12 @@ export interface FileFacts {
   flags: FlagFact[];
   /** What the file changes in the process it runs in: how a test plants fakes before it runs code. */
   plants: PlantFacts;
+  /**
+   * Extraction ran out of stack (a file nested too deeply): the facts are
+   * empty but for the parse error. How deep a parse gets depends on the stack
+   * left to the caller, not only on the text, so these are never cached.
+   */
+  outOfStack?: true;
 }
 
 /**
@@ -321,6 +327,8 @@ export interface MarkdownFacts {
   /** Prose, heading text and inline HTML: every literal text run outside code and link targets. */
   text: TextRun[];
   parseErrors: { message: string; loc: Loc }[];
+  /** As for FileFacts: extraction ran out of stack, and these facts are not cached. */
+  outOfStack?: true;
 }
 
 /** A plain-data value a rule derived from a file's text (`RepoModel.derived`), cached like facts. */

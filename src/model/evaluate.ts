@@ -42,11 +42,21 @@ export interface Evaluated {
 /** Alternatives beyond this are not enumerated (a loop over a loop over a table). */
 const MAX_ALTERNATIVES = 2000;
 
+/**
+ * How many constants deep one evaluation follows references (an alias of an
+ * alias, a spread of a spread, an import of an import). Real maps are a few
+ * levels deep; each level costs several stack frames, and about a thousand
+ * would exhaust the stack and lose the run.
+ */
+export const MAX_REF_DEPTH = 100;
+
 interface Context {
   errors: EvalError[];
   files: Set<string>;
   /** Constants being evaluated, for cycle detection. */
   active: Set<string>;
+  /** How many constants deep this evaluation is (MAX_REF_DEPTH). */
+  depth: number;
 }
 
 /**
@@ -61,18 +71,21 @@ export class Evaluator {
 
   /** The value of an exported binding of a TS/JS file, or of a dot path in a JSON/YAML file. */
   evaluateRef(file: string, ref: { export?: string | undefined; path?: string | undefined }): Evaluated {
-    if (/\.(json|jsonc|ya?ml)$/.test(file)) return this.evaluateDataFile(file, ref.path);
-    const context: Context = { errors: [], files: new Set([file]), active: new Set() };
-    const name = ref.export ?? 'default';
-    const values = this.exportValues(file, name, FILE_START, context);
-    return { value: values[0] ?? null, errors: context.errors, files: [...context.files] };
+    const context: Context = { errors: [], files: new Set([file]), active: new Set(), depth: 0 };
+    return guarded(file, FILE_START, context, () => {
+      if (/\.(json|jsonc|ya?ml)$/.test(file)) return this.evaluateDataFile(file, ref.path);
+      const values = this.exportValues(file, ref.export ?? 'default', FILE_START, context);
+      return { value: values[0] ?? null, errors: context.errors, files: [...context.files] };
+    }, () => ({ value: null, errors: context.errors, files: [...context.files] }));
   }
 
   /** All alternatives of an expression of `file` (several when a loop variable is involved). */
   evaluateExpr(file: string, expr: Expr): { values: Value[]; errors: EvalError[]; files: string[] } {
-    const context: Context = { errors: [], files: new Set([file]), active: new Set() };
-    const values = this.evaluate(file, expr, context);
-    return { values, errors: context.errors, files: [...context.files] };
+    const context: Context = { errors: [], files: new Set([file]), active: new Set(), depth: 0 };
+    return guarded(file, expr.loc, context, () => {
+      const values = this.evaluate(file, expr, context);
+      return { values, errors: context.errors, files: [...context.files] };
+    }, () => ({ values: [], errors: context.errors, files: [...context.files] }));
   }
 
   private evaluate(file: string, expr: Expr, context: Context): Value[] {
@@ -140,7 +153,7 @@ export class Evaluator {
             context.errors.push({ file, loc: prop.loc, message: `duplicate key '${keyText}' (first at line ${earlier.line}): JavaScript keeps only the last, and the earlier list is silently dropped` });
           }
           written.set(keyText, prop.loc);
-          const inner: Context = { errors: [], files: context.files, active: context.active };
+          const inner: Context = { errors: [], files: context.files, active: context.active, depth: context.depth };
           const values = this.evaluate(file, prop.value, inner);
           const stored: Value[] = inner.errors.length > 0 ? [{ t: 'err', errors: inner.errors, file, loc: prop.value.loc }] : values;
           alternatives = product(alternatives, stored, (entries, value) => withEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value }));
@@ -230,7 +243,11 @@ export class Evaluator {
         context.errors.push({ file, loc, message: `'${name}' refers to itself` });
         return [];
       }
-      const inner: Context = { errors: [], files: new Set([file]), active: new Set([...context.active, key]) };
+      if (context.depth >= MAX_REF_DEPTH) {
+        context.errors.push({ file, loc, message: `'${name}' is nested too deeply: a chain of more than ${MAX_REF_DEPTH} constants (aliases, spreads, imports) is not followed` });
+        return [];
+      }
+      const inner: Context = { errors: [], files: new Set([file]), active: new Set([...context.active, key]), depth: context.depth + 1 };
       const values = this.evaluate(file, constant.expr, inner);
       const result = { values, errors: inner.errors, files: [...inner.files] };
       this.memo.set(key, result);
@@ -354,6 +371,21 @@ function rootRef(expr: Expr): string | null {
   let current = expr;
   while (current.k === 'member') current = current.obj;
   return current.k === 'ref' ? current.name : null;
+}
+
+/**
+ * One evaluation, guarded: a value nested deeper than the stack allows (a
+ * deeply nested JSON or YAML map, say) is an error at where the evaluation
+ * started, never the run lost.
+ */
+function guarded<T>(file: string, loc: Loc, context: Context, evaluate: () => T, failed: () => T): T {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    context.errors.push({ file, loc, message: /call stack/i.test(error.message) ? 'nested too deeply to evaluate (ran out of stack)' : error.message });
+    return failed();
+  }
 }
 
 function setEntry(entries: ObjEntry[], entry: ObjEntry): void {

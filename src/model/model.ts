@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
@@ -10,6 +9,7 @@ import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { blobId } from '../repo/blob-id.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded, streamFile } from '../repo/read.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { paidListRefFiles, resolvePaidList, type PaidList } from './paid-list.js';
@@ -21,8 +21,8 @@ export const FACTS_VERSION = 14;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
-  /** The message id, when it is not the kind's own (`readError`, …): `notText` for a read-error. */
-  messageId?: 'notText';
+  /** The message id, when it is not the kind's own (`readError`, …): `notText` for a read-error, `fileTooLarge` for a file over limits.maxFileBytes. */
+  messageId?: 'notText' | 'fileTooLarge';
   file: string;
   message: string;
   loc: Loc;
@@ -97,6 +97,8 @@ export class RepoModel {
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
   private readonly callNames: string[];
+  /** limits.maxFileBytes: a larger file is not read. */
+  private readonly maxFileBytes: number;
 
   constructor(options: ModelOptions) {
     this.root = options.root;
@@ -114,6 +116,7 @@ export class RepoModel {
     this.gitlinks = options.gitlinks ?? [];
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
+    this.maxFileBytes = options.config.limits.maxFileBytes;
   }
 
   /**
@@ -207,10 +210,19 @@ export class RepoModel {
     return this.testFiles().filter((file) => !matches(file));
   }
 
-  /** The file's text, or null when it cannot be read (recorded as a problem); kept for the run unless `keep` is false. */
+  /**
+   * The file's text, or null when it cannot be read or is larger than
+   * limits.maxFileBytes (recorded as a problem, once); kept for the run
+   * unless `keep` is false.
+   */
   text(file: string, keep = true): string | null {
     const overlay = this.overlays.get(file);
-    if (overlay !== undefined) return overlay;
+    if (overlay !== undefined) {
+      const size = Buffer.byteLength(overlay);
+      if (size <= this.maxFileBytes) return overlay;
+      this.tooLarge(file, size);
+      return null;
+    }
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     let text: string | null = null;
     const unfollowed = this.unfollowed.get(file);
@@ -220,12 +232,11 @@ export class RepoModel {
       return null;
     }
     this.stats.read++;
-    try {
-      text = readFileSync(join(this.root, file), 'utf8');
-    } catch (error) {
-      const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
-      this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${reason}`, loc: NO_LOC });
-    }
+    // The configuration was read whole by the loader, under its own bound: it is what sets the limit.
+    const read = readBounded(join(this.root, file), file === this.configFile ? MAX_INPUT_BYTES : this.maxFileBytes);
+    if (read.ok) text = read.bytes.toString('utf8');
+    else if (read.tooLarge) this.tooLarge(file, read.size);
+    else this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
     // A failure is kept so that it is reported once; a text read only to derive
     // facts is not (`keep` false): holding every file's text costs more memory
     // than the facts, and nothing reads it again.
@@ -234,20 +245,37 @@ export class RepoModel {
     return text;
   }
 
+  /** A file over limits.maxFileBytes, once: it is not read, so nothing in it is checked. */
+  private tooLarge(file: string, size: number, where = ''): void {
+    if (this.problems.some((problem) => problem.messageId === 'fileTooLarge' && problem.file === file)) return;
+    this.problems.push({
+      kind: 'read-error',
+      messageId: 'fileTooLarge',
+      file,
+      message: `${file}${where} is ${formatBytes(size)}, over limits.maxFileBytes (${formatBytes(this.maxFileBytes)}): it was not read, so nothing in it was checked. List it in ignore if it is generated, or raise limits.maxFileBytes.`,
+      loc: NO_LOC,
+    });
+  }
+
   /**
-   * The bytes of a repo-relative file, for hashing (locked fixtures); null
+   * The SHA-256 of a repo-relative file's bytes (`sha256:…`), for locked
+   * fixtures, whatever its size: read in chunks, a regular file only. Null
    * when it cannot be read. Like `text`, a read outside the listing is recorded.
    */
-  bytes(file: string): Buffer | null {
+  sha256(file: string): string | null {
     if (this.unfollowed.has(file)) return null;
-    let bytes: Buffer | null = null;
-    try {
-      bytes = readFileSync(join(this.root, file));
-    } catch {
-      bytes = null;
-    }
-    if (!this.fileSet.has(file)) this.outsideReads.set(file, bytes === null ? null : blobId(bytes));
-    return bytes;
+    const sha256 = createHash('sha256');
+    const blob = createHash('sha1');
+    const failure = streamFile(
+      join(this.root, file),
+      (size) => blob.update(`blob ${size}\0`),
+      (chunk) => {
+        sha256.update(chunk);
+        blob.update(chunk);
+      },
+    );
+    if (!this.fileSet.has(file)) this.outsideReads.set(file, failure === null ? blob.digest('hex') : null);
+    return failure === null ? `sha256:${sha256.digest('hex')}` : null;
   }
 
   /**
@@ -263,11 +291,8 @@ export class RepoModel {
   diskText(file: string): string | null {
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     if (!this.fileSet.has(file) || this.unfollowed.has(file)) return null;
-    try {
-      return readFileSync(join(this.root, file), 'utf8');
-    } catch {
-      return null;
-    }
+    const read = readBounded(join(this.root, file), this.maxFileBytes);
+    return read.ok ? read.bytes.toString('utf8') : null;
   }
 
   /** The same repository with some files' text replaced (an editor's unsaved buffers), sharing the fact cache. */
@@ -306,7 +331,11 @@ export class RepoModel {
   /** With `--base`: the facts of a changed script file as it was at the merge base. */
   oldFacts(path: string): FileFacts | null {
     if (this.oldFactsMemo.has(path)) return this.oldFactsMemo.get(path) ?? null;
-    const text = this.oldText(path);
+    let text = this.oldText(path);
+    if (text !== null && isScriptFile(path) && Buffer.byteLength(text) > this.maxFileBytes) {
+      this.tooLarge(path, Buffer.byteLength(text), ' at the merge base');
+      text = null;
+    }
     const facts = text !== null && isScriptFile(path) ? this.extract(path, null, text) : null;
     this.oldFactsMemo.set(path, facts);
     return facts;
@@ -331,7 +360,7 @@ export class RepoModel {
       } else if (text !== null && key !== null) {
         facts = extractMarkdownFacts(text);
         this.stats.parsed++;
-        this.cache?.set(key, facts);
+        if (facts.outOfStack !== true) this.cache?.set(key, facts);
       }
     }
     if (facts) this.recordParseErrors(file, facts.parseErrors);
@@ -449,7 +478,7 @@ export class RepoModel {
     }
     const facts = extractScriptFacts(file, text, { calls: this.callNames });
     this.stats.parsed++;
-    this.cache?.set(key, facts);
+    if (facts.outOfStack !== true) this.cache?.set(key, facts);
     return facts;
   }
 

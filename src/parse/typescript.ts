@@ -47,3 +47,14 @@ export function syntaxErrors(sourceFile: TS.SourceFile): readonly TS.DiagnosticW
   }
   return [];
 }
+
+/**
+ * Why parsing a file ran out of stack, or null for any other error. The
+ * compiler's parser and every walk over its tree recurse once per level of
+ * nesting: about 800 nested parentheses or 1000 nested object literals
+ * exhaust the default stack, and the RangeError would end the whole run.
+ */
+export function outOfStack(error: unknown): string | null {
+  if (!(error instanceof RangeError)) return null;
+  return /call stack/i.test(error.message) ? 'nested too deeply to parse (the parser ran out of stack)' : `the parser failed: ${error.message}`;
+}

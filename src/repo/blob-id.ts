@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { streamFile } from './read.js';
 
 /**
  * The id git gives a blob with these bytes (`git hash-object`): the same key
@@ -11,11 +11,12 @@ export function blobId(content: string | Buffer): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** The blob id of a file's current bytes; null when it does not exist or cannot be read. */
+/**
+ * The blob id of a file's current bytes, read in chunks whatever the size;
+ * null when it does not exist, cannot be read or is not a regular file.
+ */
 export function fileBlobId(file: string): string | null {
-  try {
-    return blobId(readFileSync(file));
-  } catch {
-    return null;
-  }
+  const hash = createHash('sha1');
+  const failure = streamFile(file, (size) => hash.update(`blob ${size}\0`), (chunk) => hash.update(chunk));
+  return failure === null ? hash.digest('hex') : null;
 }

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type FastGlob from 'fast-glob';
 import { createIgnoreFilter, type GitignoreSource } from './gitignore.js';
 import type { DiscoveredFiles } from './files.js';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
+import { MAX_INPUT_BYTES, readBounded } from './read.js';
 import { isSymlink, settleLinks, settleListing } from './symlinks.js';
 
 /**
@@ -43,11 +44,9 @@ function walkSync(dir: string): { files: string[]; links: string[] } {
   const sources: GitignoreSource[] = [];
   for (const rel of all) {
     if ((rel !== '.gitignore' && !rel.endsWith('/.gitignore')) || links.includes(rel)) continue;
-    try {
-      sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: readFileSync(path.join(dir, rel), 'utf8') });
-    } catch {
-      // An unreadable .gitignore ignores nothing, as in git.
-    }
+    // An unreadable .gitignore ignores nothing, as in git.
+    const read = readBounded(path.join(dir, rel), MAX_INPUT_BYTES);
+    if (read.ok) sources.push({ dir: rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length), text: read.bytes.toString('utf8') });
   }
   const ignored = createIgnoreFilter(sources);
   return { files: all.filter((rel) => !ignored(rel)).sort(), links: links.filter((rel) => !ignored(rel)) };

@@ -1,4 +1,5 @@
-import { symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
@@ -189,6 +190,32 @@ describe('what tripwire cannot evaluate', () => {
     expect(JSON.parse(run.stdout).findings).toEqual([
       { ruleId: 'unmatched-glob', messageId: 'unmatchedGlob', severity: 'error', file: 'tripwire.config.json', line: 5, column: 41, endLine: 5, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
     ]);
+  });
+});
+
+describe('what tripwire cannot do', () => {
+  it('exits 2 with one line, no stack, when git is not on PATH', () => {
+    // It printed "internal error" and the stack of `spawn git ENOENT`.
+    const dir = makeGitRepo(CLEAN);
+    const noGit = mkdtempSync(join(tmpdir(), 'tripwire-no-git-'));
+    const stderr = 'tripwire: git is not on PATH: tripwire lists the repository and reads its history with git. Install git, or add its directory to PATH.\n';
+    expect(runCli(['check'], dir, { PATH: noGit })).toEqual({ code: 2, stdout: '', stderr });
+    expect(runCli(['check', '--no-cache', '--base', 'main'], dir, { PATH: noGit })).toEqual({ code: 2, stdout: '', stderr });
+    expect(runCli(['select', '--base', 'main'], dir, { PATH: noGit })).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('creates the directory -o names (issue 15, defect 8), and exits 2 naming the file as given when it cannot be written, leaving no temporary file', () => {
+    const dir = makeGitRepo(CLEAN);
+    expect(runCli(['check', '-o', 'reports/sarif/report.sarif', '--format', 'sarif'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(JSON.parse(readFileSync(join(dir, 'reports/sarif/report.sarif'), 'utf8'))).toMatchObject({ version: '2.1.0' });
+    expect(runCli(['check', '-o', 'test'], dir)).toEqual({ code: 2, stdout: '', stderr: 'tripwire: cannot write test: EISDIR: illegal operation on a directory\n' });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes the report where -o says when it can', () => {
+    const dir = makeGitRepo(CLEAN);
+    expect(runCli(['check', '-o', 'report.txt'], dir)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(dir, 'report.txt'), 'utf8')).toMatch(/^✔ no problems/);
   });
 });
 

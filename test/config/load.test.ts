@@ -98,6 +98,7 @@ describe('loadConfig', () => {
       locks: '.tripwire/locks.json',
       baseline: '.tripwire/baseline.json',
       ignore: [],
+      limits: { maxFileBytes: 2_097_152 },
       preset: 'recommended',
       rules: {},
     });
@@ -255,7 +256,7 @@ describe('loadConfig errors', () => {
       [
         'tripwire.config.json: frozen: expected string, received number',
         'tripwire.config.json: ignore: expected array, received string',
-        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, baseline, ignore, preset, rules)',
+        'tripwire.config.json: extra: unknown key (known: $schema, tests, paid, maps, shipped, removed, frozen, locks, baseline, ignore, limits, preset, rules)',
       ].join('\n'),
     );
   });

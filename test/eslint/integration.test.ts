@@ -144,3 +144,43 @@ describe('the fact cache', () => {
     expect(after.model.stats).toMatchObject({ parsed: 0, cached: 2 });
   });
 });
+
+describe('a file nested deeper than the parsers go', () => {
+  /** Every message of every linted file: `file rule/messageId line:column`, ESLint's own parse errors as `(parser)`. */
+  function messages(results: ESLint.LintResult[], cwd: string): string[] {
+    return results.flatMap((result) => result.messages.map((m) => `${result.filePath.slice(cwd.length + 1)} ${m.ruleId === null ? `(${m.message})` : `${m.ruleId}/${m.messageId ?? ''} ${m.line}:${m.column}`}`));
+  }
+
+  it('is one problem on that file and never aborts the lint of the others', async () => {
+    // The tripwire rules read every test file's facts when they lint any file: a RangeError
+    // in one file's parse ended ESLint's whole run, unrelated files included.
+    resetModels();
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }',
+      'test/parens.test.ts': `export const parens = ${'('.repeat(10_000)}1${')'.repeat(10_000)};\n`,
+      'test/chat.test.ts': `import OpenAI from 'openai';\nnew OpenAI();\n`,
+      'test/format.test.ts': `export const format = (s: string) => s;\n`,
+    });
+    const results = await eslintFor(dir).lintFiles(['.']);
+    expect(messages(results, dir).sort()).toEqual(['test/chat.test.ts tripwire/no-paid-calls-in-free-tests/paidImport 1:1', 'test/parens.test.ts (Parsing error: Maximum call stack size exceeded)']);
+  });
+
+  it('reports a map of 1000 chained spreads once, on the map, at the reference where the chain is cut', async () => {
+    resetModels();
+    const lines = [`const m0 = { 'chat-basic': ['test/chat.test.ts'] };`];
+    for (let i = 1; i <= 1000; i++) lines.push(`const m${i} = { ...m${i - 1} };`);
+    lines.push(`export const E2E_TOUCHFILES = m1000;`);
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/chat.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
+        maps: { touchfiles: { file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' } },
+      }),
+      'test/helpers/touchfiles.ts': `${lines.join('\n')}\n`,
+      'test/helpers/run.ts': `export const runEval = (id: string) => id;\n`,
+      'test/chat.test.ts': `import { runEval } from './helpers/run.js';\nrunEval('chat-basic');\n`,
+    });
+    const results = await eslintFor(dir).lintFiles(['.']);
+    const onMap = messages(results, dir).filter((m) => m.startsWith('test/helpers/touchfiles.ts tripwire/touchfiles-cover-paid-tests/'));
+    expect(onMap).toEqual(['test/helpers/touchfiles.ts tripwire/touchfiles-cover-paid-tests/unevaluableMap 903:19']);
+  });
+});

@@ -202,3 +202,40 @@ describe('the static map evaluator', () => {
     expect(existsSync(join(result.dir, 'ran.txt'))).toBe(false);
   });
 });
+
+/** `const m0 = { 'a': [...] };`, then `const mN = link(mN-1);` up to `length`, exported as E2E. */
+function chainedMap(length: number, link: (previous: string) => string): string {
+  const lines = [`const m0 = { 'a': ['src/a/**'] };`];
+  for (let i = 1; i <= length; i++) lines.push(`const m${i} = ${link(`m${i - 1}`)};`);
+  lines.push(`export const E2E = m${length};`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('a map nested deeper than the evaluator follows', () => {
+  // Each reference followed costs several stack frames: ~1000 chained spreads or ~1500 chained
+  // aliases exhausted the stack, and the RangeError ended the whole run.
+  it('is one error at the reference where the chain is cut, for 1000 chained spreads', async () => {
+    const result = await evaluate({ 'touchfiles.ts': chainedMap(1000, (previous) => `{ ...${previous} }`) }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.errors).toEqual(["touchfiles.ts:903:19 'm901' is nested too deeply: a chain of more than 100 constants (aliases, spreads, imports) is not followed"]);
+    expect(result.value).toEqual({});
+  });
+
+  it('is one error at the reference where the chain is cut, for 1500 chained aliases', async () => {
+    const result = await evaluate({ 'touchfiles.ts': chainedMap(1500, (previous) => previous) }, 'touchfiles.ts', { export: 'E2E' });
+    expect(result.errors).toEqual(["touchfiles.ts:1403:15 'm1401' is nested too deeply: a chain of more than 100 constants (aliases, spreads, imports) is not followed"]);
+    expect(result.value).toBeNull();
+  });
+
+  it('evaluates a chain of 50 spreads and of 50 aliases in full', async () => {
+    const spreads = await evaluate({ 'touchfiles.ts': chainedMap(50, (previous) => `{ ...${previous} }`) }, 'touchfiles.ts', { export: 'E2E' });
+    const aliases = await evaluate({ 'touchfiles.ts': chainedMap(50, (previous) => previous) }, 'touchfiles.ts', { export: 'E2E' });
+    expect([spreads.errors, spreads.value]).toEqual([[], { a: ['src/a/**'] }]);
+    expect([aliases.errors, aliases.value]).toEqual([[], { a: ['src/a/**'] }]);
+  });
+
+  it('is one error at the file for a JSON map nested deeper than its parser goes', async () => {
+    const result = await evaluate({ 'maps.json': `{ "touchfiles": ${'['.repeat(100_000)}${']'.repeat(100_000)} }\n` }, 'maps.json', { path: 'touchfiles' });
+    expect(result.errors).toEqual(['maps.json:1:1 nested too deeply to evaluate (ran out of stack)']);
+    expect(result.value).toBeNull();
+  });
+});

@@ -58,6 +58,24 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     ]);
   });
 
+  it(
+    'reports each of 50,000 removed tokens where it is named, and not a longer word that contains one (one matcher per file, not lines × tokens)',
+    () => {
+      // The scan per token ran past two minutes here. The kill is only a safety net for that code:
+      // what the test asserts is the findings.
+      const removed = Array.from({ length: 50_000 }, (_, index) => ({ id: `retired-${index}`, tokens: [`RETIRED_FLAG_${index}`], why: 'The flag is gone.' }));
+      const files: Record<string, string> = { 'tripwire.config.json': JSON.stringify({ removed }) };
+      for (let i = 0; i < 40; i++) {
+        files[`docs/guide-${i}.md`] = `# Guide\n\n${'Run the suite before you merge.\n'.repeat(2000)}Set RETIRED_FLAG_${i * 1250}, not RETIRED_FLAG_${i * 1250}x or MY-RETIRED_FLAG_${i} or RETIRED_FLAG_99999.\n`;
+      }
+      const run = runCli(['check', '--no-cache', '--format', 'json'], makeGitRepo(files), {}, { killAfterMs: 100_000 });
+      const reported: { file: string; line: number; column: number; messageId: string }[] = JSON.parse(run.stdout || '{"findings":[]}').findings;
+      const expected = Array.from({ length: 40 }, (_, i) => `docs/guide-${i}.md:2003:5 removedToken`).sort();
+      expect(reported.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`).sort()).toEqual(expected);
+    },
+    150_000,
+  );
+
   it('lets a removed token stay where the entry allows it', async () => {
     const dir = fixtureRepo('shipped/good', 'shipped/bad/removed-token-in-criteria');
     configure(dir, (config) => ({ ...config, removed: (config.removed ?? []).map((entry) => ({ ...entry, allow: ['skills/*/SKILL.md'] })) }));

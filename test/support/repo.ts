@@ -44,10 +44,21 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns the built CLI (`npm test` builds first), as a user or a hook would. */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): CliRun {
+/**
+ * Spawns the built CLI (`npm test` builds first), as a user or a hook would.
+ * `killAfterMs` is a safety net for a case that used to hang, so that the
+ * old code fails the test instead of stalling the suite; never a time limit
+ * the test asserts (benchmarks measure speed).
+ */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, options: { killAfterMs?: number } = {}): CliRun {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   delete childEnv.FORCE_COLOR;
-  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], { cwd, encoding: 'utf8', env: childEnv });
+  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: childEnv,
+    maxBuffer: 1 << 30,
+    ...(options.killAfterMs !== undefined && { timeout: options.killAfterMs, killSignal: 'SIGKILL' }),
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
