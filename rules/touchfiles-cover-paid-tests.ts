@@ -71,13 +71,16 @@ export default createRule({
 
     // Coverage: the test's own file and every local module whose code it reaches.
     const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
+    // By file and id: a file declaring thousands of ids (a loop over a table) made a search per id quadratic.
+    const listed = new Set<string>();
     for (const paid of selection.paidIds) {
       const entries = entriesByKey.get(paid.id);
       // An entry that could not be evaluated, or with a glob too complex to match, was reported; its coverage is unknown, not missing.
       if (!entries || entries.some((entry) => entry.unevaluated || entry.globs.some((glob) => globTooComplex(glob.value) !== null))) continue;
       const globs = compileGlobs(entries.flatMap((entry) => entry.globs.map((g) => g.value)));
       const list = byFile.get(paid.file) ?? [];
-      if (!list.some((item) => item.id === paid.id)) list.push({ id: paid.id, loc: paid.loc, globs });
+      if (!listed.has(`${paid.file}\0${paid.id}`)) list.push({ id: paid.id, loc: paid.loc, globs });
+      listed.add(`${paid.file}\0${paid.id}`);
       byFile.set(paid.file, list);
     }
     const closure = new TestClosure(model);
