@@ -5,8 +5,9 @@
  * a name of n characters with k unbounded wildcards, and multiplies across
  * segments: `test/?*?*?*?*?*?*?*?*?*?*?*?*x` against one 40-character name
  * ran past a minute, and three segments of `*a*a*a` past 90 s. So runs are
- * collapsed, a glob is matched one segment at a time, and a segment with
- * more wildcards than any real glob has is refused.
+ * collapsed, a glob whose parts multiply is matched one segment at a time
+ * where they would (glob.ts), and a segment with more wildcards than any
+ * real glob has is refused.
  */
 
 /** More `*` than this in one path segment (after runs are collapsed) is too complex: about 1 ms per 255-character name at 3. */
@@ -22,10 +23,10 @@ const GLOBSTAR_START = new Set(['/', '{', ',', '(', ')', '|']);
  * A run of `*` and `?` in one segment means "at least as many characters as
  * it has `?`": `?*?*?*x` is `???*x`. The run keeps its last character (a
  * segment that ends in `*` changes what a globstar after it may match in
- * picomatch): `*?*?` → `*??`, `?*?*` → `??*`. A run that
- * starts with a globstar (`**` where a segment, alternative or group
- * starts), that follows a group or opens an extglob (`*(…)`, `?(…)`), is
- * left alone, as is anything inside brackets or after `\`.
+ * picomatch): `*?*?` → `*??`, `?*?*` → `??*`. A run that starts with a
+ * globstar (`**` where a segment, alternative or group starts), that follows
+ * a group or that opens an extglob (`*(…)`, `?(…)`) is left alone, as is
+ * anything inside brackets or after `\`.
  */
 export function collapseWildcardRuns(pattern: string): string {
   let out = '';
