@@ -82,7 +82,14 @@ function readText(file: string, cwd: string): string | undefined {
 
 function parseJsonc(text: string, file: string, cwd: string): unknown {
   const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let data: unknown;
+  try {
+    data = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    // The parser recurses once per level: a configuration nested thousands deep runs it out of stack.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ConfigError(file, [{ path: '', message: 'nested too deeply to parse' }], shownAs(file, cwd));
+  }
   if (errors.length === 0) return data;
   const issues = errors.map((error) => ({
     path: '',
