@@ -4,7 +4,7 @@ import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
 import { touchfileRefs } from '../src/model/selection.js';
 import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
-import { compileGlobs, globBase, isDynamicGlob } from '../src/repo/glob.js';
+import { compileGlobs, globBase, globTooComplex, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { closest } from '../src/util/closest.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
@@ -72,13 +72,16 @@ export default createRule({
 
     // Coverage: the test's own file and every local module whose code it reaches.
     const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
+    // By file and id: a file declaring thousands of ids (a loop over a table) made a search per id quadratic.
+    const listed = new Set<string>();
     for (const paid of selection.paidIds) {
       const entries = entriesByKey.get(paid.id);
-      // An entry that could not be evaluated was reported; its coverage is unknown, not missing.
-      if (!entries || entries.some((entry) => entry.unevaluated)) continue;
+      // An entry that could not be evaluated, or with a glob too complex to match, was reported; its coverage is unknown, not missing.
+      if (!entries || entries.some((entry) => entry.unevaluated || entry.globs.some((glob) => globTooComplex(glob.value) !== null))) continue;
       const globs = compileGlobs(entries.flatMap((entry) => entry.globs.map((g) => g.value)));
       const list = byFile.get(paid.file) ?? [];
-      if (!list.some((item) => item.id === paid.id)) list.push({ id: paid.id, loc: paid.loc, globs });
+      if (!listed.has(`${paid.file}\0${paid.id}`)) list.push({ id: paid.id, loc: paid.loc, globs });
+      listed.add(`${paid.file}\0${paid.id}`);
       byFile.set(paid.file, list);
     }
     const closure = new TestClosure(model);
@@ -112,7 +115,8 @@ function mapNames(model: RepoModel): string {
 
 /** A glob that matches no file (and no generated path) selects nothing: a rename left it behind. */
 export function deadGlob(model: RepoModel, glob: Located<string>, consequence = 'a change there would select nothing'): RuleFinding<'deadGlob'> | null {
-  if (model.matching([glob.value]).length > 0) return null;
+  // A glob refused as too complex is reported as that (glob-too-complex), not as one that matches nothing.
+  if (globTooComplex(glob.value) !== null || model.matching([glob.value]).length > 0) return null;
   if (isGenerated(model.config.maps?.generated ?? [], glob.value)) return null;
   const hint = nearestPath(model, glob.value);
   return {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
 import { applyBaseline, writeBaseline, type AddedEntry, type BaselineScope } from './baseline.js';
@@ -19,7 +19,7 @@ import { cacheRefusal, cacheRefusalSync } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { discoverFilesSync } from './repo/files-sync.js';
 import { findGitRoot } from './repo/git.js';
-import { compileGlobs, excludesDirectory, reachesInto } from './repo/glob.js';
+import { compileGlobs, excludesDirectory, globTooComplex, reachesInto } from './repo/glob.js';
 import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
@@ -46,6 +46,12 @@ export const CORE_RULES = {
   'unchecked-submodule': {
     description: 'A configured glob reaches into a git submodule, whose files tripwire does not list: nothing in it was checked.',
     messages: { uncheckedSubmodule: { description: 'A submodule (gitlink) lies where tests.include, tests.paid or shipped.include reaches; its files were not checked.' } },
+  },
+  'glob-too-complex': {
+    description: 'A glob has more wildcards than tripwire matches in bounded time; it is refused, and matches nothing until it is simplified.',
+    messages: {
+      globTooComplex: { description: 'A glob of the configuration or of a map has more than 3 unbounded wildcards in one path segment once runs such as `?*?*` are collapsed (or more than 3 in all when a brace holds a `/`).' },
+    },
   },
   'unmatched-glob': {
     description: 'A glob in the configuration matches no file, so the check it feeds sees nothing.',
@@ -315,7 +321,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
       findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
     }
   }
-  findings.push(...unmatchedGlobs(model, configPath));
+  findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
   findings.push(...uncheckedSubmodules(model));
   for (const problem of model.paidList().problems) {
     findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
@@ -430,14 +436,65 @@ function unmatchedGlobs(model: RepoModel, configPath: string | null): Finding[] 
     const node = findNodeAtLocation(tree, [...prefix, ...keyPath]);
     for (const [index, element] of (node?.children ?? []).entries()) {
       const pattern = element.value;
-      if (typeof pattern !== 'string' || pattern.startsWith('!')) continue;
+      if (typeof pattern !== 'string' || pattern.startsWith('!') || globTooComplex(pattern) !== null) continue;
       if (model.matching([pattern]).length > 0) continue;
       findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
     }
   }
   for (const { glob, file, loc, ref } of model.paidList().read) {
-    if (glob.startsWith('!') || model.matching([glob]).length > 0) continue;
+    if (glob.startsWith('!') || globTooComplex(glob) !== null || model.matching([glob]).length > 0) continue;
     findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', file, loc, `'${glob}' of ${ref} matches no file`));
+  }
+  return findings;
+}
+
+/** Where the configuration holds globs: key paths, `*` for every index of a list. */
+const CONFIG_GLOBS: readonly (readonly string[])[] = [
+  ['tests', 'include', '*'],
+  ['tests', 'paid', '*'],
+  ['tests', 'dynamicIds', '*', 'file'],
+  ['maps', 'generated', '*'],
+  ['shipped', 'include', '*'],
+  ['shipped', 'exclude', '*'],
+  ['shipped', 'illustrative', '*'],
+  ['shipped', 'allow', '*', 'files', '*'],
+  ['removed', '*', 'allow', '*'],
+  ['ignore', '*'],
+];
+
+/**
+ * A glob with more wildcards than can be matched in bounded time is refused
+ * (it matches nothing): one finding at each place it is written, in the
+ * configuration, a map, the global list or the repository's list of paid globs.
+ */
+function complexGlobs(model: RepoModel, configPath: string | null): Finding[] {
+  const findings: Finding[] = [];
+  const report = (glob: string, file: string, loc: Loc, where: string): void => {
+    const reason = globTooComplex(glob);
+    if (reason !== null) findings.push(toFinding('glob-too-complex', 'globTooComplex', 'error', file, loc, `${where} '${glob}' is too complex to match: ${reason}. It matches nothing until it is simplified.`));
+  };
+  if (configPath !== null && model.configFile !== null) {
+    const text = readFileSync(configPath, 'utf8');
+    const tree = parseTree(text);
+    const position = lineIndex(text);
+    const prefix = basename(configPath) === 'package.json' ? ['tripwire'] : [];
+    const walk = (node: JsonNode | undefined, rest: readonly string[], path: string): void => {
+      if (!node) return;
+      const [head, ...tail] = rest;
+      if (head === undefined) {
+        if (typeof node.value === 'string') report(node.value, model.configFile ?? '', rangeLoc(position, node.offset, node.offset + node.length), path);
+        return;
+      }
+      if (head !== '*') return walk(findNodeAtLocation(node, [head]), tail, path === '' ? head : `${path}.${head}`);
+      if (node.type === 'array') for (const [index, child] of (node.children ?? []).entries()) walk(child, tail, `${path}[${index}]`);
+    };
+    for (const keyPath of CONFIG_GLOBS) walk(tree && findNodeAtLocation(tree, prefix), keyPath, '');
+  }
+  for (const { glob, file, loc, ref } of model.paidList().read) report(glob, file, loc, `a glob of ${ref}`);
+  if (model.config.maps) {
+    const { selection } = model.selection();
+    for (const entry of selection.touchfiles) for (const glob of entry.globs) report(glob.value, glob.file, glob.loc, `the touchfile glob of '${entry.key.value}'`);
+    for (const glob of selection.globals ?? []) report(glob.value, glob.file, glob.loc, 'the global touchfile glob');
   }
   return findings;
 }

@@ -31,9 +31,11 @@ let counter = 0;
 
 /**
  * One run of `argv` in `cwd`. `probe` preloads probe.cjs (node commands
- * only) to learn whether the TypeScript compiler was loaded.
+ * only) to learn whether the TypeScript compiler was loaded. `timeoutMs`
+ * kills the command (coreutils `timeout`, inside GNU time so that the
+ * command itself is killed) and marks the run `killed`.
  */
-export function runOnce({ argv, cwd, env = {}, probe = false }) {
+export function runOnce({ argv, cwd, env = {}, probe = false, timeoutMs }) {
   const id = `${process.pid}-${counter++}`;
   const timeFile = path.join(os.tmpdir(), `tripwire-bench-time-${id}`);
   const probeFile = path.join(os.tmpdir(), `tripwire-bench-probe-${id}`);
@@ -42,7 +44,8 @@ export function runOnce({ argv, cwd, env = {}, probe = false }) {
     childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ''} --require ${PROBE}`.trim();
     childEnv.TRIPWIRE_BENCH_PROBE = probeFile;
   }
-  const [command, ...args] = useTime ? [TIME, '-f', '%M %U %S', '-o', timeFile, ...argv] : argv;
+  const limited = timeoutMs === undefined ? argv : ['timeout', '-s', 'KILL', String(Math.ceil(timeoutMs / 1000)), ...argv];
+  const [command, ...args] = useTime ? [TIME, '-f', '%M %U %S', '-o', timeFile, ...limited] : limited;
   const started = performance.now();
   const child = spawnSync(command, args, { cwd, env: childEnv, encoding: 'utf8', maxBuffer: 1 << 30 });
   const wallMs = performance.now() - started;
@@ -77,6 +80,7 @@ export function runOnce({ argv, cwd, env = {}, probe = false }) {
     cpuMs,
     exitCode: child.status,
     signal: child.signal,
+    killed: timeoutMs !== undefined && child.status === 137,
     stdout: child.stdout,
     stderr: child.stderr,
     typescriptLoaded: probe && probes.length > 0 ? probes.some((p) => p.typescript) : null,

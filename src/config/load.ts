@@ -100,7 +100,14 @@ function readText(file: string, cwd: string): string | undefined {
 /** The parsed text; `scope` is the key path of the configuration inside the file (`["tripwire"]` in package.json). */
 function parseJsonc(text: string, file: string, cwd: string, scope: readonly string[]): unknown {
   const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let data: unknown;
+  try {
+    data = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    // The parser recurses once per level: a configuration nested thousands deep runs it out of stack.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ConfigError(file, [{ path: '', message: 'nested too deeply to parse' }], shownAs(file, cwd));
+  }
   if (errors.length > 0) {
     const issues = errors.map((error) => ({
       path: '',

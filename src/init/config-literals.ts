@@ -1,7 +1,7 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import type * as TS from 'typescript';
 import { parse as parseYaml } from 'yaml';
-import { loadTypeScript, parseScript } from '../parse/typescript.js';
+import { loadTypeScript, parseScript, unlessTooDeep } from '../parse/typescript.js';
 
 /** A literal option of a runner's config file: its strings, a boolean, or a value that is only known at run time. */
 export type Literal = { kind: 'strings'; values: string[] } | { kind: 'bool'; value: boolean } | { kind: 'dynamic' };
@@ -15,7 +15,7 @@ export type Literal = { kind: 'strings'; values: string[] } | { kind: 'bool'; va
 export function configLiterals(path: string, text: string, names: readonly string[], parent?: string): Map<string, Literal> {
   if (/\.(json|jsonc)$/.test(path)) return dataLiterals(safeJson(text), names, parent);
   if (/\.ya?ml$/.test(path)) return dataLiterals(safeYaml(text), names, parent);
-  return scriptLiterals(path, text, names, parent);
+  return unlessTooDeep(new Map(), () => scriptLiterals(path, text, names, parent));
 }
 
 /** The same, over parsed data (package.json's `"jest"` key, a JSON or YAML rc file). */

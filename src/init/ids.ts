@@ -1,6 +1,6 @@
 import type * as TS from 'typescript';
 import type { RepoModel } from '../model/model.js';
-import { loadTypeScript, parseScript } from '../parse/typescript.js';
+import { loadTypeScript, parseScript, unlessTooDeep } from '../parse/typescript.js';
 
 /** Chained modifiers that leave the callee's role unchanged: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'skipIf', 'runIf', 'each', 'for', 'concurrent', 'sequential', 'fails', 'failing', 'if', 'serial']);
@@ -53,7 +53,8 @@ export function inferIds(model: RepoModel, paidFiles: readonly string[], keys: R
   for (const file of paidFiles) {
     const text = model.text(file);
     if (text === null) continue;
-    for (const site of callSites(file, text)) {
+    // init infers from what it can read: a file nested too deeply to parse declares nothing it can see.
+    for (const site of unlessTooDeep([], () => callSites(file, text))) {
       if (keys.size > 0) tally(ids, site, file, (value) => keys.has(value));
       if (tiers.size > 0 && site.wraps) tally(gates, site, file, (value) => tiers.has(value));
     }

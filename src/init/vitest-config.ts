@@ -1,5 +1,5 @@
 import type * as TS from 'typescript';
-import { loadTypeScript, parseScript, syntaxErrors } from '../parse/typescript.js';
+import { loadTypeScript, parseScript, syntaxErrors, unlessTooDeep } from '../parse/typescript.js';
 
 /** The files one vitest config (or one inline project of it) selects, read without running it. */
 export interface VitestSelection {
@@ -35,13 +35,19 @@ const UNDEFINED: Value = { kind: 'undefined' };
 type Flow = Value | 'break' | undefined;
 
 export function readVitestConfig(path: string, text: string, mode: string | null): VitestSelection {
-  const sourceFile = parseScript(path, text);
-  if (syntaxErrors(sourceFile).length > 0) return unreadable();
-  return selectionOf(createEvaluator(sourceFile, mode ?? DEFAULT_MODE).config());
+  return unlessTooDeep(unreadable(), () => {
+    const sourceFile = parseScript(path, text);
+    if (syntaxErrors(sourceFile).length > 0) return unreadable();
+    return selectionOf(createEvaluator(sourceFile, mode ?? DEFAULT_MODE).config());
+  });
 }
 
 /** The mode names the config's functions compare their mode with, in source order. */
 export function vitestModes(path: string, text: string): string[] {
+  return unlessTooDeep([], () => modesOf(path, text));
+}
+
+function modesOf(path: string, text: string): string[] {
   const ts = loadTypeScript();
   const evaluator = createEvaluator(parseScript(path, text), DEFAULT_MODE);
   evaluator.config();
@@ -77,6 +83,10 @@ export function vitestConfigFiles(files: readonly string[], text: (file: string)
 }
 
 function hasTestKey(path: string, text: string): boolean {
+  return unlessTooDeep(false, () => hasTestKeyIn(path, text));
+}
+
+function hasTestKeyIn(path: string, text: string): boolean {
   const ts = loadTypeScript();
   const visit = (node: TS.Node): boolean =>
     ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) && node.name.text === 'test') ||

@@ -112,17 +112,32 @@ export class Evaluator {
               return false;
             });
             if (spreads.length === 0) continue;
-            alternatives = product(alternatives, spreads, (items, spread) => (spread.t === 'arr' ? [...items, ...spread.items] : items));
+            const [only] = alternatives;
+            // One alternative and one value (every list without a loop variable): appended in place, not copied per item.
+            if (only && alternatives.length === 1 && spreads.length === 1 && spreads[0]?.t === 'arr') only.push(...spreads[0].items);
+            else alternatives = product(alternatives, spreads, (items, spread) => (spread.t === 'arr' ? [...items, ...spread.items] : items));
           } else {
             // An item that cannot be evaluated was reported; the rest of the list still counts.
             const values = this.evaluate(file, item, context);
-            if (values.length > 0) alternatives = product(alternatives, values, (items, value) => [...items, value]);
+            const [only] = alternatives;
+            if (only && alternatives.length === 1 && values.length === 1 && values[0]) only.push(values[0]);
+            else if (values.length > 0) alternatives = product(alternatives, values, (items, value) => [...items, value]);
           }
         }
         return alternatives.map((items) => ({ t: 'arr', items, file, loc: expr.loc }));
       }
       case 'obj': {
         let alternatives: ObjEntry[][] = [[]];
+        // While there is one alternative (no loop variable), entries are set in place through a key index:
+        // a copy per entry made a map of 20,000 entries quadratic.
+        const index = new Map<string, number>();
+        const setInPlace = (entries: ObjEntry[], entry: ObjEntry): void => {
+          const at = index.get(entry.key);
+          if (at === undefined) {
+            index.set(entry.key, entries.length);
+            entries.push(entry);
+          } else entries[at] = entry;
+        };
         const written = new Map<string, Loc>();
         for (const prop of expr.props) {
           if ('k' in prop) {
@@ -133,7 +148,9 @@ export class Evaluator {
               return false;
             });
             if (spreads.length === 0) continue;
-            alternatives = product(alternatives, spreads, (entries, spread) => (spread.t === 'obj' ? withEntries(entries, spread.entries) : entries));
+            const [only] = alternatives;
+            if (only && alternatives.length === 1 && spreads.length === 1 && spreads[0]?.t === 'obj') for (const entry of spreads[0].entries) setInPlace(only, entry);
+            else alternatives = product(alternatives, spreads, (entries, spread) => (spread.t === 'obj' ? withEntries(entries, spread.entries) : entries));
             continue;
           }
           const [key] = this.evaluate(file, prop.key, context);
@@ -156,7 +173,9 @@ export class Evaluator {
           const inner: Context = { errors: [], files: context.files, active: context.active, depth: context.depth };
           const values = this.evaluate(file, prop.value, inner);
           const stored: Value[] = inner.errors.length > 0 ? [{ t: 'err', errors: inner.errors, file, loc: prop.value.loc }] : values;
-          alternatives = product(alternatives, stored, (entries, value) => withEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value }));
+          const [only] = alternatives;
+          if (only && alternatives.length === 1 && stored.length === 1 && stored[0]) setInPlace(only, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value: stored[0] });
+          else alternatives = product(alternatives, stored, (entries, value) => withEntry(entries, { key: keyText, keyFile: file, keyLoc: prop.key.loc, value }));
         }
         return alternatives.map((entries) => ({ t: 'obj', entries, file, loc: expr.loc }));
       }

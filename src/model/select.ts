@@ -1,4 +1,4 @@
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs, globTooComplex } from '../repo/glob.js';
 import type { SelectedId, Selection } from './selection-types.js';
 
 /**
@@ -22,14 +22,14 @@ export function selectIds(selection: Selection, changedFiles: readonly string[],
 
   const allIds = new Set([...selection.touchfiles.map((entry) => entry.key.value), ...selection.paidIds.map((p) => p.id)]);
   for (const global of selection.globals ?? []) {
-    const matches = compileGlobs([global.value]);
+    const matches = matcher(global.value);
     for (const file of changedFiles) {
       if (matches(file)) for (const id of allIds) add(id, { file, glob: global.value, global: true });
     }
   }
   for (const entry of selection.touchfiles) {
     for (const glob of entry.globs) {
-      const matches = compileGlobs([glob.value]);
+      const matches = matcher(glob.value);
       for (const file of changedFiles) if (matches(file)) add(entry.key.value, { file, glob: glob.value, global: false });
     }
   }
@@ -37,4 +37,9 @@ export function selectIds(selection: Selection, changedFiles: readonly string[],
     if (changedFiles.includes(paid.file)) add(paid.id, { file: paid.file, glob: paid.file, global: false });
   }
   return [...selected.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** A glob refused as too complex (a finding in check) selects on every change: never a paid test missed. */
+function matcher(glob: string): (file: string) => boolean {
+  return globTooComplex(glob) === null ? compileGlobs([glob]) : () => true;
 }

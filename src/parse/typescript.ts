@@ -58,3 +58,13 @@ export function outOfStack(error: unknown): string | null {
   if (!(error instanceof RangeError)) return null;
   return /call stack/i.test(error.message) ? 'nested too deeply to parse (the parser ran out of stack)' : `the parser failed: ${error.message}`;
 }
+
+/** What `read` makes of a parse, or `fallback` when the file is nested deeper than the parser (or a walk over its tree) goes. */
+export function unlessTooDeep<T>(fallback: T, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (outOfStack(error) === null) throw error;
+    return fallback;
+  }
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -189,6 +189,38 @@ describe('what tripwire cannot evaluate', () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings).toEqual([
       { ruleId: 'unmatched-glob', messageId: 'unmatchedGlob', severity: 'error', file: 'tripwire.config.json', line: 5, column: 41, endLine: 5, endColumn: 64, message: "tests.paid[1] 'test/e2e/**/*.test.ts' matches no file" },
+    ]);
+  });
+});
+
+describe('globs with many wildcards', () => {
+  /** The CLEAN harness with these globs added to the touchfile entry of 'answer' (line 1 of the map). */
+  function withMapGlobs(globs: string[], extra: Record<string, string> = {}): { dir: string; column: (glob: string) => number } {
+    const map = CLEAN['test/helpers/touchfiles.ts'].replace("answer: ['test/evals/answer.test.ts']", `answer: ['test/evals/answer.test.ts', ${globs.map((glob) => `'${glob}'`).join(', ')}]`);
+    const dir = makeGitRepo({ ...CLEAN, 'test/helpers/touchfiles.ts': map, ...extra });
+    return { dir, column: (glob) => map.indexOf(`'${glob}'`) + 1 };
+  }
+
+  it("match in bounded time when the repository's own map holds one: the 29-character ?* glob is a dead glob, not a stalled run", () => {
+    // Matching it against one 40-character name ran past a minute, so a pull request could stall CI.
+    // The kill is only a safety net for that code; the findings are what is asserted.
+    const miss = 'test/?*?*?*?*?*?*?*?*?*?*?*?*x';
+    const hit = 'test/?*?*?*?*?*?*?*?*?*?*?*?*a';
+    const { dir, column } = withMapGlobs([miss, hit], { [`test/${'a'.repeat(40)}`]: 'data\n' });
+    const run = runCli(['check', '--format', 'json', '--no-cache'], dir, {}, { killAfterMs: 60_000 });
+    const findings: { ruleId: string; messageId: string; file: string; line: number; column: number }[] = JSON.parse(run.stdout || '{"findings":[]}').findings;
+    expect(findings.map((f) => `${f.ruleId}/${f.messageId} ${f.file}:${f.line}:${f.column}`)).toEqual([`touchfiles-cover-paid-tests/deadGlob test/helpers/touchfiles.ts:1:${column(miss)}`]);
+  });
+
+  it('refuse a glob with more than 3 unbounded wildcards in one segment, once, where it is written: in a map and in the configuration', () => {
+    const tooComplex = 'test/*a*a*a*a*b';
+    const { dir, column } = withMapGlobs([tooComplex]);
+    writeFileSync(join(dir, 'tripwire.config.json'), CONFIG.replace('"maps": {', '"ignore": ["vendor/*-*-*-*.ts"],\n  "maps": {'));
+    const run = runCli(['check', '--format', 'json', '--no-cache'], dir);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings.map((f: { ruleId: string; messageId: string; file: string; line: number; column: number; message: string }) => `${f.ruleId}/${f.messageId} ${f.file}:${f.line}:${f.column} ${f.message}`)).toEqual([
+      `glob-too-complex/globTooComplex test/helpers/touchfiles.ts:1:${column(tooComplex)} the touchfile glob of 'answer' '${tooComplex}' is too complex to match: 5 unbounded wildcards in the path segment '*a*a*a*a*b' (at most 3). It matches nothing until it is simplified.`,
+      "glob-too-complex/globTooComplex tripwire.config.json:8:14 ignore[0] 'vendor/*-*-*-*.ts' is too complex to match: 4 unbounded wildcards in the path segment '*-*-*-*.ts' (at most 3). It matches nothing until it is simplified.",
     ]);
   });
 });

@@ -155,6 +155,24 @@ describe('tripwire init against hand-written configurations', () => {
   });
 });
 
+describe('tripwire init on files nested deeper than the parser goes', () => {
+  it('infers from what it can read, and never crashes: a vitest config and a paid test of 10,000 nested brackets', () => {
+    // Parsing them ran the compiler out of stack: "internal error" and no configuration.
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({ name: 'deep', scripts: { test: 'vitest run', 'test:evals': 'EVALS=1 vitest run test/evals' }, devDependencies: { vitest: '3.2.4' } }),
+      'vitest.config.ts': `export default ${'('.repeat(10_000)}{}${')'.repeat(10_000)};\n`,
+      'test/evals/judge.test.ts': `import OpenAI from 'openai';\nexport const rows = ${'['.repeat(10_000)}${']'.repeat(10_000)};\n`,
+      'test/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+    });
+    temps.push(dir);
+    const run = runCli(['init', '--no-cache', '--dry-run'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const config = parse(run.stdout.slice(run.stdout.indexOf('{')));
+    expect(config.tests).toEqual({ include: ['test/**/*.test.ts'], paid: ['test/evals/**/*.test.ts'] });
+  });
+});
+
 describe('tripwire init writes carefully', () => {
   it('never overwrites an existing configuration without --force', () => {
     const dir = repo('init/bun-split-maps');

@@ -91,6 +91,13 @@ describe('tripwire select, spawned on a real git repository', () => {
     expect(run.code).toBe(0);
   });
 
+  it('selects a test whose touchfile glob is refused as too complex on any change (check reports the glob), and the others only by their globs', () => {
+    const harness = { ...HARNESS, 'test/helpers/touchfiles.ts': TOUCHFILES.replace("'src/search/**']", "'src/search/*a*a*a*a*b']") };
+    const run = runCli(['select', '--base', 'main'], branchWith({ 'README.md': '# readme\n' }, harness));
+    expect(run.stdout).toBe('search-basic  [periodic]  ← README.md (src/search/*a*a*a*a*b)\n1 of 2 paid tests selected\n');
+    expect(run.code).toBe(0);
+  });
+
   it('exits 0 and says so when nothing is selected', () => {
     const dir = branchWith({ 'README.md': '# readme\n' });
     expect(runCli(['select', '--base', 'main'], dir)).toEqual({ code: 0, stdout: '0 of 2 paid tests selected\n', stderr: '' });

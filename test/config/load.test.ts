@@ -302,4 +302,10 @@ describe('loadConfig errors', () => {
     expect(error.message).toBe('tripwire.config.json:3:3: invalid JSONC: comma expected');
     expect(error.issues).toEqual([{ path: '', message: 'invalid JSONC: comma expected', line: 3, column: 3 }]);
   });
+
+  it('names a configuration nested deeper than the parser goes, rather than crashing', async () => {
+    // The JSONC parser recurses once per level: 100,000 nested arrays were an internal error with a stack.
+    const cwd = repo({ 'tripwire.config.json': `{ "ignore": ${'['.repeat(100_000)}${']'.repeat(100_000)} }` });
+    expect((await loadError(cwd)).message).toBe('tripwire.config.json: nested too deeply to parse');
+  });
 });

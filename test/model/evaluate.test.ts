@@ -84,6 +84,33 @@ describe('the static map evaluator', () => {
     });
   });
 
+  it('keeps the order in which JavaScript first sets each key, and the last value, across spreads', async () => {
+    const result = await evaluate(
+      { 'touchfiles.ts': `const MORE = { 'a': ['more/a'], 'b': ['more/b'] };\nexport const E2E = { 'a': ['own/a'], ...MORE, 'b': ['own/b'], 'c': ['own/c'], ...{ 'c': ['last/c'] } };\n` },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    expect(result.errors).toEqual([]);
+    expect(Object.entries(result.value ?? {})).toEqual([
+      ['a', ['more/a']],
+      ['b', ['own/b']],
+      ['c', ['last/c']],
+    ]);
+  });
+
+  it('evaluates a map of 20,000 entries and a list of 20,000 ids in full', async () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `case-${i}`);
+    const result = await evaluate(
+      { 'touchfiles.ts': `export const E2E = {\n${ids.map((id, i) => `  '${id}': ['src/area-${i % 100}/**'],`).join('\n')}\n};\n` },
+      'touchfiles.ts',
+      { export: 'E2E' },
+    );
+    expect(result.errors).toEqual([]);
+    const entries = Object.entries(result.value ?? {});
+    expect([entries.length, entries[0], entries[19_999]]).toEqual([20_000, ['case-0', ['src/area-0/**']], ['case-19999', ['src/area-99/**']]]);
+    expect((await evaluate({ 'ids.ts': `export const IDS = [${ids.map((id) => `'${id}'`).join(', ')}];\n` }, 'ids.ts', { export: 'IDS' })).value).toEqual(ids);
+  });
+
   it('reports a duplicate key, which JavaScript would silently collapse', async () => {
     const result = await evaluate({ 'touchfiles.ts': `export const E2E = {\n  'a': ['x/**'],\n  'a': ['y/**'],\n};\n` }, 'touchfiles.ts', { export: 'E2E' });
     expect(result.errors).toEqual(["touchfiles.ts:3:3 duplicate key 'a' (first at line 2): JavaScript keeps only the last, and the earlier list is silently dropped"]);

@@ -1,5 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, excludesDirectory, globBase, isDynamicGlob, matchesAny, reachesInto } from '../../src/repo/glob.js';
+import { compileGlobs, excludesDirectory, globBase, globTooComplex, isDynamicGlob, matchesAny, reachesInto, segmentGlobMatcher } from '../../src/repo/glob.js';
+import { collapseWildcardRuns } from '../../src/repo/glob-shape.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
 
 describe('compileGlobs', () => {
   it('matches dotfiles and dot directories', () => {
@@ -121,5 +128,84 @@ describe('reachesInto and excludesDirectory', () => {
     expect(excludesDirectory('test/vendor/evals', 'test/vendor/evals')).toBe(true);
     expect(excludesDirectory('test/vendor/**/*.ts', 'test/vendor/evals')).toBe(false);
     expect(excludesDirectory('test/unit/**', 'test/vendor/evals')).toBe(false);
+  });
+});
+
+// Globs built from what harness globs are made of, many wildcards in a row included, and short
+// repository paths over a few characters (no '.' or '..' segment, no empty one: git lists none).
+const ATOMS = ['a', 'b', 'x', '.', '-', '*', '?', '**', '?*', '*?', '?*?*', '*?*?*', '[ab]', '[!a]', '{a,b}', '{a,?*?*}', '*(a)', '?(b)', '+(a|b)', '@(x|a)', '{a/b,x}', '@(a/b|x)', '\\*'];
+const segment = fc.oneof({ weight: 1, arbitrary: fc.constant('**') }, { weight: 5, arbitrary: fc.array(fc.constantFrom(...ATOMS), { minLength: 1, maxLength: 5 }).map((atoms) => atoms.join('')) });
+const glob = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join('/'));
+const part = fc
+  .array(fc.constantFrom('a', 'b', 'x', '.', '-'), { minLength: 1, maxLength: 6 })
+  .map((chars) => chars.join(''))
+  .filter((name) => name !== '.' && name !== '..');
+const path = fc.array(part, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+const OPTIONS = { dot: true, windows: false };
+
+/**
+ * The built glob matcher applied in a child process: these globs made the old matcher run for
+ * minutes, and the kill is only a safety net for that code. What is asserted is the answers.
+ */
+function matchInChild(pattern: string, paths: readonly string[]): boolean[] | null {
+  const script = `import { compileGlobs } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/repo/glob.js')).href)};
+const matches = compileGlobs([process.argv[1]]);
+process.stdout.write(JSON.stringify(JSON.parse(process.argv[2]).map((path) => matches(path))));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, pattern, JSON.stringify(paths)], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+  return child.stdout === '' ? null : JSON.parse(child.stdout);
+}
+
+describe('globs with many wildcards', () => {
+  it('match exactly what picomatch matches, runs collapsed and segments matched one at a time', () => {
+    fc.assert(
+      fc.property(glob, fc.array(path, { minLength: 1, maxLength: 8 }), (pattern, paths) => {
+        fc.pre(globTooComplex(pattern) === null);
+        const ours = compileGlobs([pattern]);
+        // Short paths take picomatch's expression on the collapsed glob; the segment matcher serves long ones.
+        const bySegment = segmentGlobMatcher(pattern) ?? ours;
+        const theirs = picomatch(pattern, OPTIONS);
+        for (const candidate of paths) {
+          expect([pattern, candidate, ours(candidate), bySegment(candidate)]).toEqual([pattern, candidate, theirs(candidate), theirs(candidate)]);
+        }
+      }),
+      { seed: 16, numRuns: 4000 },
+    );
+  });
+
+  it('collapse a run of * and ? to its ? and one *, keeping its first character', () => {
+    expect(collapseWildcardRuns('test/?*?*?*?*?*?*?*?*?*?*?*?*x')).toBe('test/????????????*x');
+    expect(collapseWildcardRuns('a/*?*?/b')).toBe('a/*??/b');
+    expect(collapseWildcardRuns('a/**/b**c')).toBe('a/**/b*c');
+    // Left alone: a globstar, an extglob, a bracket, an escape.
+    expect(collapseWildcardRuns('**/?**(a)/[*?*?]/\\**')).toBe('**/?**(a)/[*?*?]/\\**');
+  });
+
+  it('match the 29-character glob of ?* pairs against a 40-character name, and tell a match from a miss', () => {
+    // It ran past a minute: picomatch's regular expression backtracks through every split of 12 stars.
+    expect(
+      matchInChild('test/?*?*?*?*?*?*?*?*?*?*?*?*x', [`test/${'a'.repeat(40)}`, `test/${'a'.repeat(39)}x`, `test/${'a'.repeat(10)}x`]),
+    ).toEqual([false, true, false]);
+  });
+
+  it('match several starred segments and globstars one segment at a time', () => {
+    // Three segments of *a*a*a against 40-character names ran past 90 s; eight globstars against a
+    // path 60 deep past two minutes.
+    const long = 'a'.repeat(40);
+    expect(matchInChild('*a*a*a/*a*a*a/*a*a*a/b', [`${long}/${long}/${long}/c`, 'xaxaxa/aaa/aaa/b'])).toEqual([false, true]);
+    const deep = `${Array.from({ length: 60 }, () => 'a').join('/')}/c`;
+    expect(matchInChild('**/a/**/a/**/a/**/a/**/a/**/a/**/a/**/b', [deep, deep.replace(/c$/, 'b')])).toEqual([false, true]);
+  });
+
+  it('refuse a segment with more than 3 unbounded wildcards once runs are collapsed, and then match nothing', () => {
+    expect(globTooComplex('test/*a*a*a*a*b')).toBe("5 unbounded wildcards in the path segment '*a*a*a*a*b' (at most 3)");
+    expect(compileGlobs(['test/*a*a*a*a*b'])('test/aaaab')).toBe(false);
+    expect(globTooComplex('!test/*a*a*a*a*b')).not.toBeNull();
+    expect(globTooComplex('{src/**,test/**}/*.*.ts')).toBe("4 unbounded wildcards in a glob whose braces or groups hold a '/' (at most 3 there): split it into one glob per alternative");
+  });
+
+  it('accept what real harness globs hold', () => {
+    for (const pattern of ['**/*.{test,spec}.?(c|m)[jt]s?(x)', 'packages/*/src/**/*.test.*', '*.*.*', 'test/?*?*?*?*?*?*?*?*?*?*?*?*x', '**/*Browserbase*.test.ts', '{src/**,test/**}/*.ts']) {
+      expect([pattern, globTooComplex(pattern)]).toEqual([pattern, null]);
+    }
   });
 });
