@@ -24,19 +24,7 @@ export async function scanRepository(root: string): Promise<RepoScan> {
     if (!texts.has(file)) texts.set(file, unfollowed.has(file) ? null : readOrNull(join(root, file)));
     return texts.get(file) ?? null;
   };
-  const manifestText = text('package.json');
-  const manifest: unknown = manifestText === null ? null : parse(manifestText, [], { allowTrailingComma: true });
-  const packageJson = isRecord(manifest) ? manifest : null;
-  const scripts: Record<string, string> = {};
-  const rawScripts = packageJson?.scripts;
-  if (isRecord(rawScripts)) {
-    for (const [name, value] of Object.entries(rawScripts)) if (typeof value === 'string') scripts[name] = value;
-  }
-  const dependencies = new Set<string>();
-  for (const key of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
-    const deps = packageJson?.[key];
-    if (isRecord(deps)) for (const name of Object.keys(deps)) dependencies.add(name);
-  }
+  const { packageJson, scripts, dependencies } = readManifest(text('package.json'));
   const directories = new Set<string>();
   for (const file of files) {
     const parts = file.split('/');
@@ -52,6 +40,20 @@ export async function scanRepository(root: string): Promise<RepoScan> {
     text,
     isDirectory: (dir) => directories.has(dir.replace(/^\.\//, '').replace(/\/$/, '')),
   };
+}
+
+/** A package.json's text as init reads it: the parsed object (null when absent or not an object), its string scripts, every dependency name. */
+export function readManifest(manifestText: string | null): { packageJson: Record<string, unknown> | null; scripts: Record<string, string>; dependencies: Set<string> } {
+  const manifest: unknown = manifestText === null ? null : parse(manifestText, [], { allowTrailingComma: true });
+  const packageJson = isRecord(manifest) ? manifest : null;
+  const scripts: Record<string, string> = {};
+  if (isRecord(packageJson?.scripts)) for (const [name, value] of Object.entries(packageJson.scripts)) if (typeof value === 'string') scripts[name] = value;
+  const dependencies = new Set<string>();
+  for (const key of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+    const deps = packageJson?.[key];
+    if (isRecord(deps)) for (const name of Object.keys(deps)) dependencies.add(name);
+  }
+  return { packageJson, scripts, dependencies };
 }
 
 function readOrNull(path: string): string | null {

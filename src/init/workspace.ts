@@ -1,9 +1,8 @@
-import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { compileGlobs } from '../repo/glob.js';
 import { isRecord } from './config-literals.js';
 import { inFixture } from './globs.js';
-import type { RepoScan } from './scan.js';
+import { readManifest, type RepoScan } from './scan.js';
 
 /** One package of the repository: the root, or a workspace member, with its own scripts and runner configs. */
 export interface Package {
@@ -69,21 +68,7 @@ function subScan(scan: RepoScan, dir: string): RepoScan {
   const prefix = `${dir}/`;
   const files = scan.files.filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length));
   const text = (file: string): string | null => scan.text(`${prefix}${file}`);
-  const manifestText = text('package.json');
-  let manifest: unknown = null;
-  try {
-    manifest = manifestText === null ? null : parseJsonc(manifestText, [], { allowTrailingComma: true });
-  } catch {
-    manifest = null;
-  }
-  const packageJson = isRecord(manifest) ? manifest : null;
-  const scripts: Record<string, string> = {};
-  if (isRecord(packageJson?.scripts)) for (const [name, value] of Object.entries(packageJson.scripts)) if (typeof value === 'string') scripts[name] = value;
-  const dependencies = new Set<string>();
-  for (const key of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
-    const deps = packageJson?.[key];
-    if (isRecord(deps)) for (const name of Object.keys(deps)) dependencies.add(name);
-  }
+  const { packageJson, scripts, dependencies } = readManifest(text('package.json'));
   return {
     root: `${scan.root}/${dir}`,
     files,
