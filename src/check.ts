@@ -24,6 +24,8 @@ import type { MessageKind, TripwireRule } from './rule.js';
 import type { CheckResult, Finding, Loc, Severity, SeveritySetting } from './types.js';
 import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
+import type { Progress } from './util/progress.js';
+import { roundMs, stopwatch, type RuleTime, type RunStats } from './util/timing.js';
 
 /** Findings tripwire raises about its own inputs rather than a contract, each with its message ids. */
 export const CORE_RULES = {
@@ -106,6 +108,8 @@ export interface CheckOptions {
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
+  /** Told of each phase and each file's facts (a terminal's progress line). */
+  progress?: Progress;
 }
 
 export interface RunResult extends CheckResult {
@@ -119,6 +123,8 @@ export interface RunResult extends CheckResult {
   outsideInputs: ReadonlyMap<string, string | null>;
   /** Why the caches were not used although enabled (see BuiltModel), for the surface to say once. */
   cacheRefused: string | null;
+  /** Where the time went (`TIMING=1`, `--stats`). */
+  stats: RunStats;
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
@@ -183,7 +189,9 @@ function assembleModel(
     ...(options.cacheLocation !== undefined && { location: options.cacheLocation }),
   });
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
-  const model = new RepoModel({ root, config, configFile, files, cache, ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
+  const progress = options.progress;
+  const onFacts = progress && (() => progress.facts(model.stats.parsed + model.stats.cached));
+  const model: RepoModel = new RepoModel({ root, config, configFile, files, cache, ...(onFacts && { onFacts }), ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
   return { model, root, configPath: loaded.file, cache, cacheRefused };
 }
 
@@ -199,13 +207,23 @@ async function readDiff(root: string, ref: string): Promise<DiffInput> {
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
+  const watch = stopwatch();
   const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
+  watch.lap('configuration and file listing');
   assertSomethingToCheck(model, configPath);
   // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
   if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
-  const { findings, suppressed } = evaluate(model, selected, configPath);
+  const rules: RuleTime[] = [];
+  const factsBefore = model.stats.factsMs;
+  const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) });
+  const factsMs = model.stats.factsMs - factsBefore;
+  const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);
+  watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
+  watch.lap('core checks and suppressions', factsMs + rulesMs);
+  options.progress?.phase('saving the fact cache');
   cache.save();
+  watch.lap('fact cache save');
 
   const baselineFile = model.config.baseline;
   // A run narrowed by --rule or paths speaks for its part of the baseline only.
@@ -230,6 +248,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   // tool passes (lint-staged) would hide a test that a staged helper broke.
   const paths = options.staged === true ? undefined : options.paths;
   const reported = filterPaths(options.updateBaseline === true ? [] : affected, paths, options.cwd, root).sort(compareFindings);
+  watch.lap('baseline and narrowing');
   const errors = reported.filter((f) => f.severity === 'error').length;
   return {
     findings: reported,
@@ -249,6 +268,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     rulesRun: selected.map((s) => s.rule),
     outsideInputs: outsideInputs(model),
     cacheRefused,
+    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read } },
   };
 }
 
@@ -310,10 +330,16 @@ function outsideInputs(model: RepoModel): Map<string, string | null> {
  * Runs the selected rules over a model and applies what every surface applies:
  * tripwire's own findings about its inputs, then `tripwire-disable` comments.
  */
-export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null): { findings: Finding[]; suppressed: number } {
+export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null, observe?: { rules: RuleTime[]; progress?: Progress }): { findings: Finding[]; suppressed: number } {
   const findings: Finding[] = [];
   for (const { rule, severity, options: ruleOptions, preset } of selected) {
-    for (const finding of rule.check(model, ruleOptions)) {
+    observe?.progress?.phase(`checking ${rule.id}`);
+    const started = performance.now();
+    const factsBefore = model.stats.factsMs;
+    const produced = rule.check(model, ruleOptions);
+    // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
+    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)) });
+    for (const finding of produced) {
       const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
       if (heuristic === 'off' && preset === 'recommended') continue;
@@ -321,6 +347,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
       findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
     }
   }
+  observe?.progress?.phase('core checks');
   findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
   findings.push(...uncheckedSubmodules(model));
   for (const problem of model.paidList().problems) {

@@ -1,3 +1,5 @@
+import type { RunStats } from './util/timing.js';
+
 /** 1-based positions, columns counted in UTF-16 code units like ESLint. */
 export interface Loc {
   line: number;
@@ -51,6 +53,8 @@ export interface Summary {
   baselineWritten?: number;
   /** The verdict of an earlier run with the same inputs (the CLI's result cache), not recomputed. */
   cached?: boolean;
+  /** With --stats and --format json: where the time went. */
+  stats?: RunStats;
 }
 
 export interface CheckResult {

@@ -7,5 +7,6 @@ const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
   isTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
 });
 process.exitCode = code;

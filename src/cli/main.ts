@@ -10,6 +10,8 @@ import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/i
 import type { StoredRun } from '../results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
 import { closest } from '../util/closest.js';
+import { terminalProgress, wantsProgress } from '../util/progress.js';
+import { formatStats, roundMs, type RunStats } from '../util/timing.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 
 // Everything heavier than this module's own imports (the rules, the model,
@@ -51,6 +53,10 @@ const CHECK_OPTIONS = `Options for check:
   --max-warnings N       exit 1 when there are more than N warnings
   --no-cache             neither read nor write the fact cache
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
+  --stats                time per phase and per rule: a table on standard error, or
+                         summary.stats with --format json (TIMING=1 prints the table too,
+                         TIMING=all with every rule); a run over 2 s on a terminal shows
+                         its progress on standard error, never in CI (CI set)
   paths...               report only findings in these files or directories
 `;
 
@@ -171,7 +177,12 @@ export interface Io {
   stderr: (text: string) => void;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Whether standard output is a terminal (colors). */
   isTTY: boolean;
+  /** Whether standard error is a terminal (the progress line). */
+  stderrIsTTY?: boolean;
+  /** How long a run goes before its progress line appears (default 2 s); tests set 0. */
+  progressAfterMs?: number;
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -242,6 +253,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
       staged: { type: 'boolean' },
       baseline: { type: 'boolean', default: true },
       'update-baseline': { type: 'boolean' },
+      stats: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -273,11 +285,19 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
   const probe = values.cache && values['update-baseline'] !== true ? await (await import('../results-cache.js')).probeResults(options) : null;
   let verdict: StoredRun;
+  let stats: RunStats | null = null;
   if (probe?.hit) {
     verdict = probe.hit;
   } else {
     const { CORE_RULES, run, severityOf } = await import('../check.js');
-    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
+    const progress = wantsProgress(io.stderrIsTTY === true, io.env) ? terminalProgress({ write: io.stderr, ...(io.progressAfterMs !== undefined && { afterMs: io.progressAfterMs }) }) : undefined;
+    let result;
+    try {
+      result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(progress && { progress }) });
+    } finally {
+      progress?.done();
+    }
+    stats = result.stats;
     warnCacheRefused(io, result.cacheRefused);
     verdict = {
       root: result.root,
@@ -293,7 +313,9 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   const { errors, warnings } = verdict.summary;
   // As ESLint's --quiet: warnings are not printed, but --max-warnings still counts them.
   const shown = values.quiet === true ? { findings: verdict.findings.filter((finding) => finding.severity === 'error'), summary: { ...verdict.summary, warnings: 0 } } : verdict;
-  const output = await report(format, { findings: shown.findings, summary: { ...shown.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
+  const reportStarted = performance.now();
+  const withStats = values.stats === true && format === 'json';
+  const output = await report(format, { findings: shown.findings, summary: { ...shown.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }), ...(withStats && stats !== null && { stats }) } }, {
     cwd: verdict.root,
     from: io.cwd,
     ...((format === 'github' || format === 'sarif') && (await repositoryRoot(verdict.root))),
@@ -303,6 +325,11 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   });
   if (values['output-file'] !== undefined) writeOutput(values['output-file'], resolve(io.cwd, values['output-file']), output);
   else io.stdout(output);
+  const timing = io.env.TIMING;
+  if ((values.stats === true && !withStats) || (timing !== undefined && timing !== '')) {
+    if (stats === null) io.stderr('Timing: the verdict came from the result cache (same inputs as an earlier run); no phase ran. --no-cache times a full run.\n');
+    else io.stderr(formatStats({ ...stats, phases: [...stats.phases, { name: 'report', ms: roundMs(performance.now() - reportStarted) }] }, timing === 'all'));
+  }
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
 }
 

@@ -55,6 +55,8 @@ export interface ModelOptions {
   /** Submodules (gitlinks): directories whose files are not listed. */
   gitlinks?: readonly string[];
   diff?: DiffInput;
+  /** Called after each file's facts are parsed or found in the cache (a progress line reads `stats`). */
+  onFacts?: () => void;
 }
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
@@ -73,8 +75,8 @@ export class RepoModel {
   readonly gitlinks: readonly string[];
   /** Files that could not be read or parsed, in the order they were met; a file's parse errors are one problem. */
   readonly problems: FileProblem[] = [];
-  /** Facts parsed and found in the cache, and files read from disk (`text`). */
-  readonly stats = { parsed: 0, cached: 0, read: 0 };
+  /** Facts parsed and found in the cache, files read from disk (`text`), and the time spent getting facts (reading, parsing, the cache). */
+  readonly stats = { parsed: 0, cached: 0, read: 0, factsMs: 0 };
   /** With `--base`: the merge base and what changed since, renames detected by git. */
   readonly diff: { base: string; changes: readonly FileChange[] } | null;
 
@@ -99,6 +101,7 @@ export class RepoModel {
   private readonly callNames: string[];
   /** limits.maxFileBytes: a larger file is not read. */
   private readonly maxFileBytes: number;
+  private readonly onFacts: (() => void) | undefined;
 
   constructor(options: ModelOptions) {
     this.root = options.root;
@@ -117,6 +120,7 @@ export class RepoModel {
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
     this.maxFileBytes = options.config.limits.maxFileBytes;
+    this.onFacts = options.onFacts;
   }
 
   /**
@@ -317,7 +321,7 @@ export class RepoModel {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined || this.factsMemo.has(file)) return memo ?? null;
     let facts: FileFacts | null = null;
-    if (isScriptFile(file) && this.fileSet.has(file)) facts = this.extract(file, this.knownId(file));
+    if (isScriptFile(file) && this.fileSet.has(file)) facts = this.timed(() => this.extract(file, this.knownId(file)));
     this.factsMemo.set(file, facts);
     if (facts) this.recordParseErrors(file, facts.parseErrors);
     return facts;
@@ -336,7 +340,7 @@ export class RepoModel {
       this.tooLarge(path, Buffer.byteLength(text), ' at the merge base');
       text = null;
     }
-    const facts = text !== null && isScriptFile(path) ? this.extract(path, null, text) : null;
+    const facts = text !== null && isScriptFile(path) ? this.timed(() => this.extract(path, null, text)) : null;
     this.oldFactsMemo.set(path, facts);
     return facts;
   }
@@ -344,6 +348,13 @@ export class RepoModel {
   /** Facts of a Markdown file (by extension); null for other files and for files that cannot be read. */
   markdownFacts(file: string): MarkdownFacts | null {
     if (this.markdownMemo.has(file)) return this.markdownMemo.get(file) ?? null;
+    const facts = this.timed(() => this.loadMarkdownFacts(file));
+    if (facts) this.recordParseErrors(file, facts.parseErrors);
+    this.markdownMemo.set(file, facts);
+    return facts;
+  }
+
+  private loadMarkdownFacts(file: string): MarkdownFacts | null {
     let facts: MarkdownFacts | null = null;
     const known = isMarkdownFile(file) && this.fileSet.has(file) ? this.knownId(file) : null;
     const cached = known === null ? undefined : this.cache?.get(markdownKey(known));
@@ -363,9 +374,18 @@ export class RepoModel {
         if (facts.outOfStack !== true) this.cache?.set(key, facts);
       }
     }
-    if (facts) this.recordParseErrors(file, facts.parseErrors);
-    this.markdownMemo.set(file, facts);
     return facts;
+  }
+
+  /** Runs one file's fact lookup, adding its time to `stats.factsMs`, and tells `onFacts`. */
+  private timed<T>(lookup: () => T): T {
+    const started = performance.now();
+    try {
+      return lookup();
+    } finally {
+      this.stats.factsMs += performance.now() - started;
+      this.onFacts?.();
+    }
   }
 
   /**

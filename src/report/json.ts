@@ -33,6 +33,7 @@ function toSummary(summary: Summary): Summary {
     baselineFixed: summary.baselineFixed,
     baselineWritten: summary.baselineWritten,
     cached: summary.cached,
+    stats: summary.stats,
   };
 }
 
