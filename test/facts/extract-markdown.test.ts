@@ -104,11 +104,11 @@ describe('RepoModel.markdownFacts', () => {
     const first = await buildModel({ cwd, cacheLocation });
     expect(first.model.markdownFacts('skills/a/SKILL.md')?.code.map((run) => run.text)).toEqual(['gh pr view']);
     expect(first.model.markdownFacts('src/a.ts')).toBeNull();
-    expect(first.model.stats).toEqual({ parsed: 1, cached: 0, read: 1 });
+    expect(first.model.stats).toMatchObject({ parsed: 1, cached: 0, read: 1 });
     first.cache.save();
     const second = await buildModel({ cwd, cacheLocation });
     expect(second.model.markdownFacts('skills/a/SKILL.md')?.headings.map((heading) => heading.anchor)).toEqual(['a']);
     // Committed and unmodified: found by its blob id, not read.
-    expect(second.model.stats).toEqual({ parsed: 0, cached: 1, read: 0 });
+    expect(second.model.stats).toMatchObject({ parsed: 0, cached: 1, read: 0 });
   });
 });
