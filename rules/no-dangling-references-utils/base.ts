@@ -1,8 +1,9 @@
 import { posix } from 'node:path';
-import { PAID_ENV } from '../no-paid-calls-in-free-tests-utils/signatures.js';
+import { PAID_ENV } from '../../src/vocab/paid.js';
+import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
-import { envUses, hasLexicalEnv, isAmbientEnv, lexicalEnvUses, RUNNER_ENV } from '../../src/model/seams.js';
+import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/model/seams.js';
 import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
 import { isScriptFile } from '../../src/parse/typescript.js';
 import type { RuleFinding } from '../../src/rule.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES, PROBE_FLAGS } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES, PROBE_FLAGS } from '../vocab/paid.js';
 import { selectRules, severityOf } from '../check.js';
 import { loadConfig } from '../config/load.js';
 import { rules } from '../../rules/index.js';

@@ -3,6 +3,7 @@ import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript 
 import type { Loc } from '../types.js';
 import { extractValues } from './extract-values.js';
 import { extractTests } from './extract-tests.js';
+import { calleeName, isEnvObject } from './ast.js';
 import { extractSeams } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
@@ -893,18 +894,6 @@ function splitCallee(callee: string): [string, string] {
   return [callee.slice(0, dot), callee.slice(dot + 1)];
 }
 
-/** Dotted name of a callee (`a.b.c`), through `new`, `!`, parentheses; null for anything else. */
-export function calleeName(ts: TypeScript, node: TS.Node): string | null {
-  if (ts.isIdentifier(node)) return node.text;
-  if (ts.isPropertyAccessExpression(node)) {
-    const left = calleeName(ts, node.expression);
-    return left === null ? null : `${left}.${node.name.text}`;
-  }
-  if (ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node)) return calleeName(ts, node.expression);
-  if (node.kind === ts.SyntaxKind.ThisKeyword) return 'this';
-  return null;
-}
-
 function propertyKey(ts: TypeScript, name: TS.PropertyName): string | null {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isPrivateIdentifier(name)) return name.text;
   return null;
@@ -916,15 +905,6 @@ function requireSpecifier(ts: TypeScript, node: TS.Expression): string | null {
     if (arg && ts.isStringLiteralLike(arg)) return arg.text;
   }
   return null;
-}
-
-/** `process.env`, `Bun.env`, `import.meta.env`, `Deno.env` (for `.get`), `globalThis.process.env`. */
-export function isEnvObject(ts: TypeScript, node: TS.Expression): boolean {
-  if (!ts.isPropertyAccessExpression(node) || node.name.text !== 'env') return false;
-  const object = node.expression;
-  if (ts.isIdentifier(object)) return object.text === 'process' || object.text === 'Bun';
-  if (ts.isMetaProperty(object)) return true;
-  return ts.isPropertyAccessExpression(object) && object.name.text === 'process' && ts.isIdentifier(object.expression) && object.expression.text === 'globalThis';
 }
 
 export function hostOf(url: string): string | null {

@@ -1,7 +1,7 @@
 import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
-import { calleeName, isEnvObject } from './extract-script.js';
+import { calleeName, isEnvObject } from './ast.js';
 import type { EnvWriteFact, FlagFact, StringFact, TestProbeFact } from './types.js';
 
 /** Globals only a test runner defines: probing for them is test-runner detection. */

@@ -1,4 +1,4 @@
-import { PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { PAID_ENV } from '../vocab/paid.js';
 import { basename, splitShell } from '../facts/shell.js';
 import { isScriptFile } from '../parse/typescript.js';
 import { compileGlobs } from '../repo/glob.js';

@@ -1,5 +1,4 @@
 import { posix } from 'node:path';
-import { PAID_COMMANDS, PAID_ENV } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
 import { isMarkdownFile } from '../parse/markdown.js';
 import { isScriptFile } from '../parse/typescript.js';
@@ -7,40 +6,11 @@ import { compileGlobs } from '../repo/glob.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';
 import { textKind } from './text-kind.js';
+import { PAID_COMMANDS, PAID_ENV } from '../vocab/paid.js';
+import { isAmbientEnv, RUNNER_ENV } from '../vocab/env.js';
 
 /** Directories whose contents exist only for tests, wherever they sit. */
 export const FIXTURE_DIRS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', 'test-fixtures', '__mocks__']);
-
-/** Env vars a test runner sets: reading one in shipped code is test-runner detection. */
-export const RUNNER_ENV: ReadonlySet<string> = new Set([
-  'VITEST',
-  'VITEST_WORKER_ID',
-  'VITEST_POOL_ID',
-  'VITEST_MODE',
-  'JEST_WORKER_ID',
-  'BUN_TEST',
-  'NODE_TEST_CONTEXT',
-  'MOCHA_WORKER_ID',
-  'AVA_PATH',
-  'PYTEST_CURRENT_TEST',
-  'PLAYWRIGHT_TEST_BASE_URL',
-]);
-
-/** Variables of the platform, the shell and CI: a test that sets one is not defining a seam. */
-const AMBIENT_ENV = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'CI',
-  'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'NO_COLOR', 'FORCE_COLOR', 'COLORTERM', 'EDITOR', 'VISUAL', 'PAGER', 'HOSTNAME', 'DEBUG',
-  'DISPLAY', 'SSH_AUTH_SOCK', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'PYTHONPATH', 'VIRTUAL_ENV',
-  'MAIL', 'UID', 'EUID', 'PPID', 'SHLVL', 'IFS', 'PS1', 'PS2', 'PS4', 'RANDOM', 'SECONDS', 'LINENO', 'FUNCNAME', 'PIPESTATUS', 'REPLY',
-  'OPTARG', 'OPTIND', 'OSTYPE', 'HOSTTYPE', 'MACHTYPE', 'COLUMNS', 'LINES', 'TERM_PROGRAM', 'SUDO_USER', 'SUDO_UID', 'EPOCHSECONDS',
-  'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'USERNAME', 'PROGRAMFILES', 'SYSTEMROOT', 'COMSPEC', 'WINDIR', 'PATHEXT', 'OS',
-]);
-const AMBIENT_PREFIXES = ['LC_', 'XDG_', 'GITHUB_', 'RUNNER_', 'GIT_', 'npm_', 'NPM_', 'CI_', 'BUILDKITE_', 'CIRCLE_', 'GITLAB_', 'TRAVIS_', 'BASH', 'ZSH_'];
-
-/** A variable of the platform, the shell or CI: never a seam anyone defined. */
-export function isAmbientEnv(name: string): boolean {
-  return AMBIENT_ENV.has(name) || AMBIENT_PREFIXES.some((prefix) => name.startsWith(prefix));
-}
 
 /** A credential's name (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, …): a product input that tests set to a fake value, not a seam. */
 const CREDENTIAL = /(?:^|_)(?:API_?KEY|KEY_ID|TOKEN|SECRET|SECRET_KEY|ACCESS_KEY|PASSWORD|PASSWD|CREDENTIALS?|AUTH)$/;

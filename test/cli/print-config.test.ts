@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES } from '../../rules/no-paid-calls-in-free-tests-utils/signatures.js';
+import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES } from '../../src/vocab/paid.js';
 import { rules } from '../../rules/index.js';
 import { makeGitRepo, runCli } from '../support/repo.js';
 
