@@ -149,12 +149,12 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
     if (options.base !== undefined) throw new UsageError('--staged and --base cannot be combined: --staged compares the index with HEAD');
     const gitRoot = await findGitRoot(loaded.root);
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
-    const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, loaded.root), refusalOf(loaded.root, options)]);
-    const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts };
-    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, blobIds: state.blobIds, unfollowed: state.unfollowed, gitlinks: state.gitlinks, cacheRefused }, diff);
+    const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, loaded.root, loaded.config.limits.maxFileBytes), refusalOf(loaded.root, options)]);
+    const diff: DiffInput = { base: state.base, changes: state.changes, oldTexts: state.oldTexts, oldOversized: state.oldOversized };
+    return assembleModel(loaded, state.files, { ...options, overlays: state.indexTexts, oversized: state.indexOversized, blobIds: state.blobIds, unfollowed: state.unfollowed, gitlinks: state.gitlinks, cacheRefused }, diff);
   }
   const [{ files, blobIds, unfollowed, gitlinks }, cacheRefused] = await Promise.all([options.listing ?? discoverFiles(loaded.root, { blobIds: options.cache !== false }), refusalOf(loaded.root, options)]);
-  const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base);
+  const diff = options.base === undefined ? undefined : await readDiff(loaded.root, options.base, loaded.config.limits.maxFileBytes);
   return assembleModel(loaded, files, { ...options, blobIds, unfollowed, gitlinks, cacheRefused }, diff);
 }
 
@@ -175,7 +175,7 @@ export function buildModelSync(options: CheckOptions & { overlays?: ReadonlyMap<
 function assembleModel(
   loaded: LoadedConfig,
   files: readonly string[],
-  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string>; gitlinks?: readonly string[] },
+  options: CheckOptions & { overlays?: ReadonlyMap<string, string>; oversized?: ReadonlyMap<string, number>; blobIds?: ReadonlyMap<string, string>; unfollowed?: ReadonlyMap<string, string>; gitlinks?: readonly string[] },
   diff: DiffInput | undefined,
 ): BuiltModel {
   const { config, root } = loaded;
@@ -191,18 +191,19 @@ function assembleModel(
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
   const progress = options.progress;
   const onFacts = progress && (() => progress.facts(model.stats.parsed + model.stats.cached));
-  const model: RepoModel = new RepoModel({ root, config, configFile, files, cache, ...(onFacts && { onFacts }), ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
+  const model: RepoModel = new RepoModel({ root, config, configFile, files, cache, ...(onFacts && { onFacts }), ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.oversized && { oversized: options.oversized }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }) });
   return { model, root, configPath: loaded.file, cache, cacheRefused };
 }
 
 /** The changes since the merge base, and the old text of every changed file, read in one batch. */
-async function readDiff(root: string, ref: string): Promise<DiffInput> {
+async function readDiff(root: string, ref: string, maxBytes: number): Promise<DiffInput> {
   const gitRoot = await findGitRoot(root);
   if (gitRoot === null) throw new UsageError(`--base needs a git repository, and ${root} is not inside one`);
   const base = await resolveBase(gitRoot, ref);
   const changes = await diffChanges(gitRoot, root, base);
   const oldPaths = changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
-  return { base, changes, oldTexts: await readTextsAt(gitRoot, root, base, oldPaths) };
+  const old = await readTextsAt(gitRoot, root, base, oldPaths, maxBytes);
+  return { base, changes, oldTexts: old.texts, oldOversized: old.oversized };
 }
 
 export async function run(options: CheckOptions): Promise<RunResult> {

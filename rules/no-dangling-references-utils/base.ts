@@ -104,8 +104,11 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   const removedExports = new Map<string, string[]>();
   for (const change of diff.changes) {
     if ((change.status !== 'modified' && change.status !== 'renamed') || !isScriptFile(change.path)) continue;
+    const now = model.facts(change.path);
+    // A file that cannot be read now (too large, unreadable: its own finding) exports what it exports; nothing is known removed.
+    if (now === null) continue;
     const before = exportNames(model.oldFacts(change.oldPath ?? change.path));
-    const after = exportNames(model.facts(change.path));
+    const after = exportNames(now);
     const removed = [...before].filter((name) => !after.has(name));
     if (removed.length > 0) removedExports.set(change.path, removed);
   }

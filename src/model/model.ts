@@ -34,6 +34,8 @@ export interface DiffInput {
   changes: readonly FileChange[];
   /** Text at the base, by the path it had there. */
   oldTexts: ReadonlyMap<string, string>;
+  /** Changed files whose content at the base is over limits.maxFileBytes, with its size: never read. */
+  oldOversized?: ReadonlyMap<string, number>;
 }
 
 export interface ModelOptions {
@@ -44,6 +46,8 @@ export interface ModelOptions {
   cache: FactCache<CachedFacts> | null;
   /** Text that replaces a file's bytes on disk (an editor buffer). */
   overlays?: ReadonlyMap<string, string>;
+  /** Files whose replacing content (the index, under --staged) is over limits.maxFileBytes, with its size: never read. */
+  oversized?: ReadonlyMap<string, number>;
   /**
    * Git blob ids of files whose content git knows unchanged: their cached
    * facts are found without reading them. Any other file is read and keyed
@@ -82,6 +86,8 @@ export class RepoModel {
 
   private readonly cache: FactCache<CachedFacts> | null;
   private readonly overlays: ReadonlyMap<string, string>;
+  private readonly oversized: ReadonlyMap<string, number>;
+  private readonly oldOversized: ReadonlyMap<string, number>;
   private readonly blobIds: ReadonlyMap<string, string>;
   private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
@@ -109,6 +115,8 @@ export class RepoModel {
     this.configFile = options.configFile;
     this.cache = options.cache;
     this.overlays = options.overlays ?? new Map();
+    this.oversized = options.oversized ?? new Map();
+    this.oldOversized = options.diff?.oldOversized ?? new Map();
     this.blobIds = options.blobIds ?? new Map();
     this.unfollowed = options.unfollowed ?? new Map();
     this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
@@ -220,6 +228,11 @@ export class RepoModel {
    * unless `keep` is false.
    */
   text(file: string, keep = true): string | null {
+    const oversized = this.oversized.get(file);
+    if (oversized !== undefined) {
+      this.tooLarge(file, oversized);
+      return null;
+    }
     const overlay = this.overlays.get(file);
     if (overlay !== undefined) {
       const size = Buffer.byteLength(overlay);
@@ -329,6 +342,9 @@ export class RepoModel {
 
   /** With `--base`: the text a changed file had at the merge base (by its path there); null otherwise. */
   oldText(path: string): string | null {
+    const oversized = this.oldOversized.get(path);
+    // Over the limit at the base: git's size of it is known, its bytes were never read.
+    if (oversized !== undefined) this.tooLarge(path, oversized, ' at the merge base');
     return this.oldTexts.get(path) ?? null;
   }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { blobId, fileBlobId } from './blob-id.js';
-import { createBlobReader, findGitRoot, simpleGit } from './git.js';
+import { createBlobReader, findGitRoot, isOversized, simpleGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
 
@@ -229,18 +229,31 @@ function workTreeBlobId(file: string): string | null {
   }
 }
 
-/** The text of each path (relative to `dir`) at `rev`, read through one `git cat-file --batch`; missing paths are left out. */
-export async function readTextsAt(root: string, dir: string, rev: string, paths: readonly string[]): Promise<Map<string, string>> {
+export interface TextsAt {
+  texts: Map<string, string>;
+  /** Paths whose blob is over `maxBytes`, with its size: never read into memory. */
+  oversized: Map<string, number>;
+}
+
+/**
+ * The text of each path (relative to `dir`) at `rev`, read through one
+ * `git cat-file --batch`; missing paths are left out, and a blob over
+ * `maxBytes` is only its size.
+ */
+export async function readTextsAt(root: string, dir: string, rev: string, paths: readonly string[], maxBytes = Number.POSITIVE_INFINITY): Promise<TextsAt> {
   const prefix = await subdirectory(root, dir);
   const reader = createBlobReader(root);
   try {
-    const blobs = await Promise.all(paths.map((p) => reader.read(rev, prefix === '' ? p : `${prefix}/${p}`)));
+    const blobs = await Promise.all(paths.map((p) => reader.read(rev, prefix === '' ? p : `${prefix}/${p}`, maxBytes)));
     const texts = new Map<string, string>();
+    const oversized = new Map<string, number>();
     for (const [index, blob] of blobs.entries()) {
       const p = paths[index];
-      if (blob !== null && p !== undefined) texts.set(p, blob.toString('utf8'));
+      if (blob === null || p === undefined) continue;
+      if (isOversized(blob)) oversized.set(p, blob.oversized);
+      else texts.set(p, blob.toString('utf8'));
     }
-    return texts;
+    return { texts, oversized };
   } finally {
     await reader.close();
   }
@@ -256,10 +269,14 @@ export interface StagedState {
   blobIds: Map<string, string>;
   /** The index text of every file whose work tree differs from the index (partially staged, or deleted unstaged). */
   indexTexts: Map<string, string>;
+  /** Files whose index content is over the size limit, with its size (not read). */
+  indexOversized: Map<string, number>;
   /** HEAD, or the empty tree before the first commit. */
   base: string;
   changes: FileChange[];
   oldTexts: Map<string, string>;
+  /** Changed files whose content at the base is over the size limit, with its size (not read). */
+  oldOversized: Map<string, number>;
   /** Index entries that are links tripwire does not follow, with why. */
   unfollowed: Map<string, string>;
   /** Submodules in the index. */
@@ -271,7 +288,7 @@ export interface StagedState {
  * tree. Works before the first commit and in a linked worktree (git resolves
  * the right index for the directory).
  */
-export async function readStagedState(root: string, dir: string): Promise<StagedState> {
+export async function readStagedState(root: string, dir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedState> {
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = simpleGit({ baseDir: root });
@@ -298,6 +315,6 @@ export async function readStagedState(root: string, dir: string): Promise<Staged
   const base = head?.trim() || EMPTY_TREE;
   const changes = await diffChanges(root, dir, base, { staged: true });
   const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
-  const [indexTexts, oldTexts] = await Promise.all([readTextsAt(root, dir, '', differing), readTextsAt(root, dir, base, oldPaths)]);
-  return { files, blobIds: ids, indexTexts, base, changes, oldTexts, unfollowed, gitlinks };
+  const [index, old] = await Promise.all([readTextsAt(root, dir, '', differing, maxBytes), readTextsAt(root, dir, base, oldPaths, maxBytes)]);
+  return { files, blobIds: ids, indexTexts: index.texts, indexOversized: index.oversized, base, changes, oldTexts: old.texts, oldOversized: old.oversized, unfollowed, gitlinks };
 }

@@ -113,31 +113,42 @@ export async function listTopLevel(dir: string, withIds: boolean): Promise<FileL
   return result.code === 0 ? parseListing('', result.stdout, withIds, (fullName) => isSymlink(path.join(dir, fullName))) : null;
 }
 
+/** A blob over the size a read allowed: git's size of it, its bytes skipped, never held. */
+export interface OversizedBlob {
+  readonly oversized: number;
+}
+
+export function isOversized(blob: Buffer | OversizedBlob | null): blob is OversizedBlob {
+  return blob !== null && !Buffer.isBuffer(blob);
+}
+
 export interface BlobReader {
   /**
    * The content of `path` (relative to the work tree root) at `rev`; `rev` ''
-   * reads the index. Null when the revision has no such file.
+   * reads the index. Null when the revision has no such file; with `maxBytes`,
+   * a larger blob is its size only (its bytes are read past, not kept).
    */
-  read(rev: string, path: string): Promise<Buffer | null>;
+  read(rev: string, path: string, maxBytes?: number): Promise<Buffer | OversizedBlob | null>;
   /** Ends the git process once the reads already asked for are answered. */
   close(): Promise<void>;
 }
 
 interface PendingRead {
-  resolve: (content: Buffer | null) => void;
+  resolve: (content: Buffer | OversizedBlob | null) => void;
   reject: (error: Error) => void;
+  maxBytes: number;
 }
 
 const HEADER = /^[0-9a-f]{40,64} (\S+) (\d+)$/;
 
-function readOneBlob(root: string, object: string): Promise<Buffer | null> {
+function readOneBlob(root: string, object: string, maxBytes: number): Promise<Buffer | OversizedBlob | null> {
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['cat-file', 'blob', object],
-      { cwd: root, encoding: 'buffer', maxBuffer: Number.POSITIVE_INFINITY },
-      (error, stdout) => resolve(error ? null : stdout),
-    );
+    execFile('git', ['cat-file', '-s', object], { cwd: root, encoding: 'utf8' }, (sizeError, sizeText) => {
+      const size = Number(sizeText.trim());
+      if (sizeError || !Number.isFinite(size)) return resolve(null);
+      if (size > maxBytes) return resolve({ oversized: size });
+      execFile('git', ['cat-file', 'blob', object], { cwd: root, encoding: 'buffer', maxBuffer: Number.POSITIVE_INFINITY }, (error, stdout) => resolve(error ? null : stdout));
+    });
   });
 }
 
@@ -155,7 +166,8 @@ export function createBlobReader(root: string): BlobReader {
   let stderr = '';
   const queue: PendingRead[] = [];
   let buffered: Buffer = Buffer.alloc(0);
-  let body: { target: Buffer; filled: number; isBlob: boolean } | undefined;
+  /** The content being received: copied into `target`, or only counted (`skip`) when the read did not want a blob that large. */
+  let body: { target: Buffer | null; filled: number; length: number; isBlob: boolean; oversized: number | null } | undefined;
 
   function setActive(active: boolean): void {
     if (!child) return;
@@ -167,7 +179,7 @@ export function createBlobReader(root: string): BlobReader {
     }
   }
 
-  function settle(content: Buffer | null): void {
+  function settle(content: Buffer | OversizedBlob | null): void {
     queue.shift()?.resolve(content);
     if (queue.length === 0) setActive(false);
   }
@@ -181,15 +193,15 @@ export function createBlobReader(root: string): BlobReader {
     buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
     for (;;) {
       if (body) {
-        const take = Math.min(body.target.length - body.filled, buffered.length);
-        buffered.copy(body.target, body.filled, 0, take);
+        const take = Math.min(body.length - body.filled, buffered.length);
+        if (body.target) buffered.copy(body.target, body.filled, 0, take);
         body.filled += take;
         buffered = buffered.subarray(take);
-        if (body.filled < body.target.length) return;
+        if (body.filled < body.length) return;
         const done = body;
         body = undefined;
         // The content is followed by one LF that is not part of it.
-        settle(done.isBlob ? done.target.subarray(0, done.target.length - 1) : null);
+        settle(done.oversized !== null ? { oversized: done.oversized } : done.isBlob && done.target ? done.target.subarray(0, done.length - 1) : null);
         continue;
       }
       const eol = buffered.indexOf(0x0a);
@@ -202,7 +214,10 @@ export function createBlobReader(root: string): BlobReader {
         settle(null);
         continue;
       }
-      body = { target: Buffer.allocUnsafe(Number(match[2]) + 1), filled: 0, isBlob: match[1] === 'blob' };
+      const size = Number(match[2]);
+      const isBlob = match[1] === 'blob';
+      const tooLarge = isBlob && size > (queue[0]?.maxBytes ?? Number.POSITIVE_INFINITY);
+      body = { target: tooLarge ? null : Buffer.allocUnsafe(size + 1), filled: 0, length: size + 1, isBlob, oversized: tooLarge ? size : null };
     }
   }
 
@@ -230,16 +245,16 @@ export function createBlobReader(root: string): BlobReader {
   }
 
   return {
-    read(rev, filePath) {
+    read(rev, filePath, maxBytes = Number.POSITIVE_INFINITY) {
       if (closed) return Promise.reject(new Error('the blob reader is closed'));
       if (failure) return Promise.reject(failure);
       const object = `${rev}:${filePath}`;
       // The batch protocol is line-based; a newline in a path needs its own process.
-      if (object.includes('\n')) return readOneBlob(root, object);
+      if (object.includes('\n')) return readOneBlob(root, object, maxBytes);
       child ??= start();
       const proc = child;
       return new Promise((resolve, reject) => {
-        queue.push({ resolve, reject });
+        queue.push({ resolve, reject, maxBytes });
         setActive(true);
         proc.stdin.write(`${object}\n`);
       });

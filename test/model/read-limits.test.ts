@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check, run } from '../../src/check.js';
@@ -63,6 +63,39 @@ describe('limits.maxFileBytes', () => {
     expect((await check({ cwd: makeGitRepo({ ...files, '.tripwire/locks.json': locks(fixture) }), cache: false })).findings).toEqual([]);
     const changed = await check({ cwd: makeGitRepo({ ...files, '.tripwire/locks.json': locks(`${fixture}.`) }), cache: false });
     expect(changed.findings.map((f) => `${f.ruleId}/${f.messageId} ${f.file}`)).toEqual(['no-weakened-frozen-tests/lockedFileChanged test/fixtures/big.txt']);
+  });
+});
+
+describe('limits.maxFileBytes on the other sides of a diff', () => {
+  const config = JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, limits: { maxFileBytes: 1000 } });
+  const small = "export const rows = [];\n";
+
+  it('with --base, a changed file over the limit at the merge base is its size only: one fileTooLarge there, never read', async () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': config, 'test/a.test.ts': "import { test } from 'vitest';\nimport { rows } from './rows.js';\ntest('a', () => rows);\n", 'test/rows.ts': generated(3000) });
+    git(dir, 'checkout', '-q', '-b', 'trim');
+    writeFileSync(join(dir, 'test/rows.ts'), small);
+    git(dir, 'commit', '-q', '-am', 'trim the rows');
+    const result = await run({ cwd: dir, cache: false, base: 'main' });
+    expect(lines(result.findings)).toEqual([
+      'read-error/fileTooLarge test/rows.ts:1:1 test/rows.ts at the merge base is 3.0 KiB, over limits.maxFileBytes (1000 bytes): it was not read, so nothing in it was checked. List it in ignore if it is generated, or raise limits.maxFileBytes.',
+    ]);
+    // Under the limit at the base: read, and nothing to say.
+    const within = makeGitRepo({ 'tripwire.config.json': config, 'test/a.test.ts': "import { test } from 'vitest';\nimport { rows } from './rows.js';\ntest('a', () => rows);\n", 'test/rows.ts': generated(500) });
+    git(within, 'checkout', '-q', '-b', 'trim');
+    writeFileSync(join(within, 'test/rows.ts'), small);
+    git(within, 'commit', '-q', '-am', 'trim the rows');
+    expect((await run({ cwd: within, cache: false, base: 'main' })).findings).toEqual([]);
+  });
+
+  it('with --staged, a staged file over the limit whose work tree differs is its size only: one fileTooLarge, never read, and its exports are not taken for removed', async () => {
+    const dir = makeGitRepo({ 'tripwire.config.json': config, 'test/a.test.ts': "import { test } from 'vitest';\nimport { rows } from './rows.js';\ntest('a', () => rows);\n", 'test/rows.ts': small });
+    writeFileSync(join(dir, 'test/rows.ts'), generated(3000));
+    git(dir, 'add', 'test/rows.ts');
+    writeFileSync(join(dir, 'test/rows.ts'), small);
+    const result = await run({ cwd: dir, cache: false, staged: true });
+    expect(lines(result.findings)).toEqual([
+      'read-error/fileTooLarge test/rows.ts:1:1 test/rows.ts is 3.0 KiB, over limits.maxFileBytes (1000 bytes): it was not read, so nothing in it was checked. List it in ignore if it is generated, or raise limits.maxFileBytes.',
+    ]);
   });
 });
 
