@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
 import { ConfigError } from './config/errors.js';
@@ -9,6 +8,8 @@ import type { RepoModel } from './model/model.js';
 import { FILE_START, lineIndex, rangeLoc } from './model/positions.js';
 import type { Finding, Loc } from './types.js';
 import { formatBytes, MAX_INPUT_BYTES, readBounded } from './repo/read.js';
+import { writeFileAtomic } from './util/fs.js';
+import { compareText } from './util/order.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 
@@ -180,12 +181,9 @@ export function writeBaseline(model: RepoModel, findings: readonly Finding[], fi
     if (entry) entry.count++;
     else counts.set(k, { ruleId: finding.ruleId, messageId: finding.messageId, file: finding.file, fingerprint: print, count: 1, message: finding.message });
   }
-  const sorted = [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.ruleId.localeCompare(b.ruleId) || a.messageId.localeCompare(b.messageId) || a.fingerprint.localeCompare(b.fingerprint));
-  const path = join(model.root, file);
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ version: 2, findings: sorted }, null, 2)}\n`);
-  renameSync(temp, path);
+  // Code-unit order, not the locale's: the file must not depend on who wrote it.
+  const sorted = [...counts.values()].sort((a, b) => compareText(a.file, b.file) || compareText(a.ruleId, b.ruleId) || compareText(a.messageId, b.messageId) || compareText(a.fingerprint, b.fingerprint));
+  writeFileAtomic(join(model.root, file), `${JSON.stringify({ version: 2, findings: sorted }, null, 2)}\n`);
   return sorted.length;
 }
 

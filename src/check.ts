@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { RULE_IDS } from './rule-ids.js';
 import { rules as allRules } from '../rules/index.js';
@@ -26,6 +26,8 @@ import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
 import type { Progress } from './util/progress.js';
 import { roundMs, stopwatch, type RuleTime, type RunStats } from './util/timing.js';
+import { toPosix } from './util/path.js';
+import { compareFindings } from './util/order.js';
 
 /** Findings tripwire raises about its own inputs rather than a contract, each with its message ids. */
 export const CORE_RULES = {
@@ -600,11 +602,5 @@ function pathFilter(paths: string[] | undefined, cwd: string, root: string): (fi
   return (file) => wanted.some((path) => path === '' || file === path || file.startsWith(`${path}/`));
 }
 
-function compareFindings(a: Finding, b: Finding): number {
-  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
-}
 
-export function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
-}
 

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckOptions } from './check.js';
@@ -14,6 +14,7 @@ import { gitOutput } from './repo/git.js';
 import type { Finding, Summary } from './types.js';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from './util/cache-secret.js';
 import { VERSION } from './version.js';
+import { writeFileAtomic } from './util/fs.js';
 
 // The whole-run result cache. A check is a pure function of the files it
 // lists, the files it read outside that listing, the configuration, the
@@ -157,17 +158,10 @@ function isEntry(value: unknown): value is Entry {
 }
 
 function writeEntries(file: string, secret: CacheSecret, entries: Entry[]): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, sealed(secret, contextOf(file), JSON.stringify({ format: FORMAT, entries })));
-    renameSync(temp, file);
+    writeFileAtomic(file, sealed(secret, contextOf(file), JSON.stringify({ format: FORMAT, entries })));
   } catch {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // The cache directory is unusable: the next run computes its verdict again.
-    }
+    // The cache directory is unusable: the next run computes its verdict again.
   }
 }
 

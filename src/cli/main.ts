@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
@@ -13,6 +13,7 @@ import { closest } from '../util/closest.js';
 import { terminalProgress, wantsProgress } from '../util/progress.js';
 import { formatStats, roundMs, type RunStats } from '../util/timing.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 // Everything heavier than this module's own imports (the rules, the model,
 // git, zod, the compiler) is imported by the command that needs it: `--version`,
@@ -376,14 +377,10 @@ function coreSection(doc: string, id: string): string {
 
 /** Writes the report atomically; a file that cannot be written is a one-line error naming it as given (exit 2). */
 function writeOutput(given: string, file: string, text: string): void {
-  const temp = join(dirname(file), `.${process.pid}.tripwire.tmp`);
   try {
-    // `-o reports/x.sarif` into a directory that does not exist yet (the Action's sarif-file input): create it.
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, text);
-    renameSync(temp, file);
+    // `-o reports/x.sarif` into a directory that does not exist yet (the Action's sarif-file input): created.
+    writeFileAtomic(file, text);
   } catch (error) {
-    rmSync(temp, { force: true });
     // Node's message ends with the path it tried, here the temporary file: the code and its meaning say it.
     const reason = error instanceof Error ? (/^([A-Z0-9_]+: [^,]+)/.exec(error.message)?.[1] ?? error.message) : String(error);
     throw new EnvironmentError(`cannot write ${given}: ${reason}`);

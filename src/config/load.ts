@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
 import { findRoot } from './root.js';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY, configSchema, type Config } from './schema.js';
 import { formatBytes, MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
+import { isRecord } from '../util/guards.js';
+import { toPosix } from '../util/path.js';
 
 export interface LoadConfigOptions {
   cwd: string;
@@ -149,10 +151,6 @@ function normalize(value: unknown): unknown {
   );
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function position(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
@@ -166,5 +164,5 @@ function words(code: string): string {
 
 function shownAs(file: string, cwd: string): string {
   const rel = relative(cwd, file);
-  return (rel === '' || isAbsolute(rel) ? file : rel).split(sep).join('/');
+  return toPosix(rel === '' || isAbsolute(rel) ? file : rel);
 }

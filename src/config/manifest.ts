@@ -1,11 +1,11 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from 'zod';
 import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 import type { Loc } from '../types.js';
 import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const sha256 = () => z.string().regex(SHA256, { message: 'expected "sha256:" and 64 lowercase hex digits' });
@@ -123,14 +123,5 @@ export function formatLocks(manifest: LocksManifest): string {
 
 /** Writes beside the target and renames over it, so that a reader never sees half a manifest. */
 export function writeAtomically(root: string, path: string, text: string): void {
-  const file = join(root, path);
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = join(dirname(file), `.${process.pid}.${Date.now()}.tripwire.tmp`);
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(join(root, path), text);
 }

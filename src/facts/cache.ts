@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { isRecord } from '../util/guards.js';
 
 export interface FactCacheOptions<T> {
   /** The checked repository's root. */
@@ -68,10 +70,6 @@ function noCache<T>(): FactCache<T> {
     stats,
     file: null,
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -174,22 +172,15 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   }
 
   function rewrite(): void {
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(temp, sealed(secret, fileContext, asciiJson(Object.fromEntries(touched))));
-      // rename is atomic within a directory: a concurrent run reads the old file or the new one, never half of one.
-      renameSync(temp, file);
+      // A concurrent run reads the old file or the new one, never half of one.
+      writeFileAtomic(file, sealed(secret, fileContext, asciiJson(Object.fromEntries(touched))));
       rmSync(log, { force: true });
       stored = new Map(touched);
       logged = 0;
       corrupt = false;
     } catch {
-      try {
-        rmSync(temp, { force: true });
-      } catch {
-        // The directory itself is unusable; the cache is skipped for this run.
-      }
+      // The directory itself is unusable; the cache is skipped for this run.
     }
   }
 

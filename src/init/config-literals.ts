@@ -2,6 +2,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import type * as TS from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { loadTypeScript, parseScript, unlessTooDeep } from '../parse/typescript.js';
+import { isRecord } from '../util/guards.js';
 
 /** A literal option of a runner's config file: its strings, a boolean, or a value that is only known at run time. */
 export type Literal = { kind: 'strings'; values: string[] } | { kind: 'bool'; value: boolean } | { kind: 'dynamic' };
@@ -86,10 +87,6 @@ function safeYaml(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function stringsOf(literal: Literal | undefined): string[] | null {

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { writeAtomically } from '../config/manifest.js';
 import { findGitRoot } from '../repo/git.js';
+import { toPosix, relativePosix } from '../util/path.js';
 
 const run = promisify(execFile);
 
@@ -37,7 +38,7 @@ export async function installHook(root: string, force: boolean): Promise<HookRes
   if (existing !== null && !ours && !force) {
     return { status: 'refused', path: shown, reason: `${shown} exists and is not tripwire's: add \`npx --no -- tripwire check --staged\` to it, or run again with --force to replace it` };
   }
-  writeAtomically(hooks, 'pre-commit', hookScript(relative(realpathSync(top), realpathSync(root)).split(sep).join('/')));
+  writeAtomically(hooks, 'pre-commit', hookScript(relativePosix(realpathSync(top), realpathSync(root))));
   chmodSync(file, 0o755);
   return { status: ours ? 'updated' : 'installed', path: shown };
 }
@@ -70,5 +71,5 @@ function shellQuote(text: string): string {
 
 function displayPath(top: string, file: string): string {
   const rel = relative(top, file);
-  return rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+  return rel.startsWith('..') || isAbsolute(rel) ? file : toPosix(rel);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { discoverFiles } from '../repo/files.js';
-import { isRecord } from './config-literals.js';
+import { isRecord } from '../util/guards.js';
 
 /** What `init` reads once and every detector shares: the file list (as `check` sees it), package.json, file texts. */
 export interface RepoScan {

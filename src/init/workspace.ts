@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { compileGlobs } from '../repo/glob.js';
-import { isRecord } from './config-literals.js';
+import { isRecord } from '../util/guards.js';
 import { inFixture } from './globs.js';
 import { readManifest, type RepoScan } from './scan.js';
 

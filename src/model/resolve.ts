@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { isRecord } from '../util/guards.js';
+import { toPosix } from '../util/path.js';
 
 export type Resolution =
   | { kind: 'file'; path: string }
@@ -63,10 +65,6 @@ const TS_EXTENSION = /\.(?:d\.)?[cm]?tsx?$/;
 const DECLARATION = /\.d\.(?:[^./]+\.)?[cm]?ts$/;
 // `bundler` resolution's conditions for imports maps (getConditions), plus `default`.
 const CONDITIONS = new Set(['import', 'types', 'default']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseJson(text: string): Record<string, unknown> | undefined {
   const value: unknown = parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false });
@@ -242,10 +240,6 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
     }
     configForDir.set(dir, found);
     return found;
-  }
-
-  function toPosix(p: string): string {
-    return p.split(path.sep).join('/');
   }
 
   function directoryCandidates(dir: string): string[] {

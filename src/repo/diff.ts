@@ -6,6 +6,7 @@ import { blobId, fileBlobId } from './blob-id.js';
 import { createBlobReader, findGitRoot, isOversized, simpleGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
+import { toPosix } from '../util/path.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -82,7 +83,7 @@ async function subdirectory(root: string, dir: string): Promise<string> {
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
   const rel = path.relative(realRoot, realDir);
   if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${dir} is not inside the git work tree ${root}`);
-  return rel.split(path.sep).join('/');
+  return toPosix(rel);
 }
 
 

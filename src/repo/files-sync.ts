@@ -8,6 +8,7 @@ import type { DiscoveredFiles } from './files.js';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
 import { MAX_INPUT_BYTES, readBounded } from './read.js';
 import { isSymlink, settleLinks, settleListing } from './symlinks.js';
+import { relativePosix } from '../util/path.js';
 
 /**
  * `discoverFiles`, synchronously, for the ESLint surface: ESLint rules cannot
@@ -17,7 +18,7 @@ import { isSymlink, settleLinks, settleListing } from './symlinks.js';
 export function discoverFilesSync(dir: string, options: { blobIds?: boolean } = {}): DiscoveredFiles {
   const top = gitOutput(dir, ['rev-parse', '--show-toplevel'])?.trim();
   if (top) {
-    const prefix = path.relative(realpathSync(top), realpathSync(dir)).split(path.sep).join('/');
+    const prefix = relativePosix(realpathSync(top), realpathSync(dir));
     const ignored = prefix !== '' && gitOutput(top, ['check-ignore', '-q', prefix]) !== null;
     if (!prefix.startsWith('..') && !ignored) return { ...settleListing(dir, top, listFilesSync(top, prefix, options.blobIds === true)), git: true };
   }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
 import { isSymlink } from './symlinks.js';
+import { toPosix } from '../util/path.js';
 
 export type { FileListing } from './listing.js';
 
@@ -74,7 +75,7 @@ async function subdirectory(root: string, dir: string): Promise<string> {
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     throw new Error(`${dir} is not inside the git work tree ${root}`);
   }
-  return rel.split(path.sep).join('/');
+  return toPosix(rel);
 }
 
 /**

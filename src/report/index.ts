@@ -1,5 +1,6 @@
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
+import { relativePosix } from '../util/path.js';
 
 export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github'] as const;
 
@@ -68,12 +69,12 @@ export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, str
 /** A finding's path (relative to `cwd`) as the repository names it: relative to `repoRoot`, POSIX. */
 export function repositoryPath(file: string, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): string {
   if (options.repoRoot === undefined) return file;
-  const prefix = relative(options.repoRoot, options.cwd).split(sep).join('/');
+  const prefix = relativePosix(options.repoRoot, options.cwd);
   return prefix === '' ? file : `${prefix}/${file}`;
 }
 
 /** A finding's path (relative to `cwd`) as seen from where the user stands (`from`), POSIX. */
 export function displayPath(file: string, options: Pick<ReportOptions, 'cwd' | 'from'>): string {
   if (options.from === undefined || options.from === options.cwd) return file;
-  return relative(options.from, join(options.cwd, file)).split(sep).join('/');
+  return relativePosix(options.from, join(options.cwd, file));
 }
