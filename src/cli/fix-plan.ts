@@ -7,6 +7,8 @@ import type { Finding, Fix, TextEdit } from '../types.js';
 export interface PlannedFix {
   finding: Finding;
   fix: Fix;
+  /** 0 for a finding of the run; later rounds find theirs in the text the earlier fixes left. */
+  round: number;
 }
 
 export interface FixPlan {
@@ -36,7 +38,7 @@ export function planFixes(model: RepoModel, selected: readonly SelectedRule[], c
   const done = new Set<string>();
   let current = findings;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const accepted = acceptNonOverlapping(current.filter((finding) => finding.fix && !done.has(fixKey(finding.fix))));
+    const accepted = acceptNonOverlapping(current.filter((finding) => finding.fix && !done.has(fixKey(finding.fix))), round);
     if (accepted.length === 0) break;
     const byFile = new Map<string, TextEdit[]>();
     for (const { fix } of accepted) {
@@ -61,7 +63,7 @@ function fixKey(fix: Fix): string {
 }
 
 /** In finding order, each fix whose edits overlap none accepted before it; insertions at one point all go in, in order. */
-function acceptNonOverlapping(findings: readonly Finding[]): PlannedFix[] {
+function acceptNonOverlapping(findings: readonly Finding[], round: number): PlannedFix[] {
   const taken: TextEdit[] = [];
   const keys = new Set<string>();
   const out: PlannedFix[] = [];
@@ -71,7 +73,7 @@ function acceptNonOverlapping(findings: readonly Finding[]): PlannedFix[] {
     if (fix.edits.some((edit) => taken.some((other) => other.file === edit.file && overlaps(edit.range, other.range)))) continue;
     keys.add(fixKey(fix));
     taken.push(...fix.edits);
-    out.push({ finding, fix });
+    out.push({ finding, fix, round });
   }
   return out;
 }

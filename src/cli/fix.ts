@@ -67,9 +67,11 @@ export async function fixCommand(argv: string[], io: Io, help: string): Promise<
 }
 
 function preview(plan: FixPlan, from: string, root: string): string {
-  const lines = plan.applied.map(({ finding, fix }) => {
+  const lines = plan.applied.map(({ finding, fix, round }) => {
     const where = relative(from, join(root, finding.file)).split(sep).join('/');
-    return `${where}:${finding.line}:${finding.column}  ${finding.messageId} → ${fix.messageId}: ${fix.description}  ${finding.ruleId}\n`;
+    // A later round's finding is located in the text the fixes before it left.
+    const then = round > 0 ? 'then, once fixed: ' : '';
+    return `${then}${where}:${finding.line}:${finding.column}  ${finding.messageId} → ${fix.messageId}: ${fix.description}  ${finding.ruleId}\n`;
   });
   const diffs = [...plan.texts].map(([file, text]) => unifiedDiff(file, plan.originals.get(file) ?? '', text));
   return `${lines.join('')}\n${diffs.join('\n')}`;
@@ -80,7 +82,7 @@ function preview(plan: FixPlan, from: string, root: string): string {
  * listed regular file (no symbolic link), and still the text the fixes were
  * computed from. Each is then replaced atomically (a temporary file renamed over it).
  */
-function writeAll(model: RepoModel, plan: FixPlan, files: readonly string[]): void {
+export function writeAll(model: RepoModel, plan: FixPlan, files: readonly string[]): void {
   const root = realpathSync(model.root);
   const targets = files.map((file) => {
     const path = resolve(model.root, file);
