@@ -3,7 +3,7 @@ import { TestClosure } from '../src/model/closure.js';
 import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
 import { mapLabel, touchfileRefs } from '../src/model/selection.js';
-import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
+import type { Located, PaidTestId, TouchfileEntry } from '../src/model/selection-types.js';
 import { compileGlobs, globBase, globTooComplex, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Fix } from '../src/types.js';
@@ -74,7 +74,8 @@ export default createRule({
         file: paid.file,
         loc: paid.loc,
         message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.`,
-        ...addEntryFix(model, paid.id, () => [paid.file, ...[...closure.of(paid.file).keys()].filter((module) => !globals(module)).sort()]),
+        // An id declared in several files: whose globs it takes is a judgement.
+        ...(declaringFiles(selection.paidIds, paid.id) === 1 ? addEntryFix(model, paid.id, () => [paid.file, ...[...closure.of(paid.file).keys()].filter((module) => !globals(module)).sort()]) : {}),
       });
     }
 
@@ -131,6 +132,10 @@ export default createRule({
     return findings;
   },
 });
+
+function declaringFiles(paidIds: readonly PaidTestId[], id: string): number {
+  return new Set(paidIds.filter((paid) => paid.id === id && paid.via === 'call').map((paid) => paid.file)).size;
+}
 
 /** Only with one touchfile map: which of several a new id belongs to is a judgement. */
 function addEntryFix(model: RepoModel, id: string, globsOf: () => string[]): { fix?: Fix } {

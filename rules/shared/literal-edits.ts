@@ -163,22 +163,25 @@ export function removeProperty(found: ExportedLiteral, property: TS.PropertyAssi
   }
   const afterComma = comma ? end + comma[0].length : end;
   if (ownLine) {
-    const rest = /^[ \t]*(?:\/\/[^\n]*)?\r?\n/.exec(text.slice(afterComma));
+    const rest = /^[ \t]*(?:\/\/[^\r\n]*)?\r?\n/.exec(text.slice(afterComma));
     if (rest) return { range: [lineStart, afterComma + rest[0].length], text: '' };
   }
   const spaces = /^[ \t]*/.exec(text.slice(afterComma))?.[0].length ?? 0;
   return { range: [start, comma ? afterComma + spaces : end], text: '' };
 }
 
-function insertLast(found: ExportedLiteral, items: TS.NodeArray<TS.Node>, entry: string): Replacement {
+function insertLast(found: ExportedLiteral, items: TS.NodeArray<TS.Node>, entry: string): Replacement | null {
   const { text, source, literal } = found;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const last = items[items.length - 1];
   const open = literal.getStart(source);
   if (!last) {
     const lineStart = text.lastIndexOf('\n', open - 1) + 1;
     const indent = /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+    // An empty literal holding a comment: where the entry goes beside it is a judgement.
+    if (text.slice(open + 1, literal.end - 1).trim() !== '') return null;
     const comma = /,\r?\n[ \t]*[}\]]/.test(text) ? ',' : '';
-    return { range: [open + 1, literal.end - 1], text: `\n${indent}  ${entry}${comma}\n${indent}` };
+    return { range: [open + 1, literal.end - 1], text: `${eol}${indent}  ${entry}${comma}${eol}${indent}` };
   }
   const end = last.end;
   const comma = /^[ \t]*,/.exec(text.slice(end));
@@ -186,12 +189,12 @@ function insertLast(found: ExportedLiteral, items: TS.NodeArray<TS.Node>, entry:
   if (!multiline) return comma ? { range: [end + comma[0].length, end + comma[0].length], text: ` ${entry},` } : { range: [end, end], text: `, ${entry}` };
   const lineStart = text.lastIndexOf('\n', last.getStart(source) - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
-  if (!comma) return { range: [end, end], text: `,\n${indent}${entry}` };
+  if (!comma) return { range: [end, end], text: `,${eol}${indent}${entry}` };
   // After a trailing comment on the last entry's line, so that the comment stays with its entry.
   const afterComma = end + comma[0].length;
-  const rest = /^[ \t]*(?:\/\/[^\n]*)?(?=\r?\n)/.exec(text.slice(afterComma));
+  const rest = /^[ \t]*(?:\/\/[^\r\n]*)?(?=\r?\n)/.exec(text.slice(afterComma));
   const at = rest ? afterComma + rest[0].length : afterComma;
-  return { range: [at, at], text: `\n${indent}${entry},` };
+  return { range: [at, at], text: `${eol}${indent}${entry},` };
 }
 
 /** The quote of the literal's first string (key or value), single by default. */

@@ -130,6 +130,28 @@ test/evals/search.test.ts:5:3  missingTouchfileEntry → addTouchfileEntry: add 
     expect(findings(dir)).toEqual([]);
   });
 
+  it('keeps CRLF line ends, and fills an empty map with an indented entry', () => {
+    const dir = repo({
+      'test/evals/search.test.ts': GATED_SEARCH_TEST,
+      'test/helpers/touchfiles.ts': CLEAN_MAP.replace("export const E2E_TIERS = {\n  'review-basic': 'gate',\n};", "export const E2E_TIERS = {};").replace(/\n/g, '\r\n'),
+    });
+    expect(runCli(['fix', '--write', '--no-cache'], dir).code).toBe(0);
+    const written = readFileSync(join(dir, 'test/helpers/touchfiles.ts'), 'utf8');
+    expect(written).toContain("  'review-basic': ['test/evals/review.test.ts', 'src/review/**'],\r\n  'search-basic': ['test/evals/search.test.ts', 'test/helpers/judge.ts'],\r\n};");
+    expect(written).toContain("export const E2E_TIERS = {\r\n  'search-basic': 'periodic',\r\n};");
+    expect(written.replace(/\r\n/g, '')).not.toContain('\n');
+    // The empty tier map now holds one id; the other id has touchfiles and no tier, with no self-gate to take it from.
+    expect(findings(dir)).toEqual(['tiers-cover-paid-tests/missingTier test/helpers/touchfiles.ts:2:3']);
+  });
+
+  it('offers no entry for an id that two test files declare: whose globs it takes is a judgement', () => {
+    const dir = repo({ 'test/evals/search.test.ts': GATED_SEARCH_TEST, 'test/evals/search-again.test.ts': GATED_SEARCH_TEST });
+    expect(findings(dir)).toContain('touchfiles-cover-paid-tests/missingTouchfileEntry test/evals/search-again.test.ts:5:3');
+    const dry = runCli(['fix', '--no-cache'], dir);
+    expect(dry.stdout).not.toContain('addTouchfileEntry');
+    expect(dry.stdout).toContain("add 'search-basic': 'periodic' to E2E_TIERS");
+  });
+
   it('offers no tier for a test that does not gate itself (never a guess), but still the touchfile entry', () => {
     const dir = repo({ 'test/evals/search.test.ts': "import { runEval } from '../helpers/run.js';\n\nrunEval({ name: 'search-basic' }, async () => {});\n" });
     const dry = runCli(['fix', '--no-cache'], dir);
