@@ -1,11 +1,10 @@
 import * as z from 'zod';
 import { mapLabel } from '../src/model/selection.js';
-import type { PaidTestId } from '../src/model/selection-types.js';
+import type { Located, PaidTestId, Selection } from '../src/model/selection-types.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
 import type { MapRef } from '../src/config/schema.js';
 import type { RepoModel } from '../src/model/model.js';
-import type { Located, Selection } from '../src/model/selection-types.js';
 import type { Fix } from '../src/types.js';
 import { insertProperty, propertyAt, removeProperty } from './shared/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
