@@ -5,6 +5,8 @@ import { compileGlobs } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './touchfiles-cover-paid-tests.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { appendString } from './shared/literal-edits.js';
+import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 
 const messages = {
   ...MAP_MESSAGES,
@@ -18,6 +20,11 @@ const messages = {
 
 export type MessageIds = keyof typeof messages;
 
+const fixes = {
+  addGlobal: 'Append the missing map file (or required file) to the global touchfile list.',
+  replaceRenamedPath: 'With --base: replace a global that names a file the diff renamed by its new path.',
+};
+
 export default createRule({
   id: 'global-touchfiles-present',
   meta: {
@@ -25,6 +32,7 @@ export default createRule({
     languages: ['js/js', 'json/json'],
     recommended: true,
     messages,
+    fixes,
   },
   options: z
     .strictObject({
@@ -44,6 +52,9 @@ export default createRule({
       return [...findings, { messageId: 'emptyGlobals', file: globalsAt.file, loc: globalsAt.loc, message: `${label} is empty: a change to the runner, the store or the map itself would select nothing` }];
     }
     const matches = compileGlobs(globals.map((g) => g.value));
+    // Only where the list is the literal the config names, evaluated there and not through another module.
+    const list = globalsAt.file === globalsRef.file ? mapLiteral(model, globalsRef) : null;
+    const addGlobal = (path: string) => (list ? oneEditFix('addGlobal', `append '${path}' to ${label}`, globalsRef.file, appendString(list, path)) : {});
 
     if (options.requireMapFile) {
       const refs = [...touchfileRefs(model.config), ...(model.config.maps?.tiers ? [model.config.maps.tiers] : [])];
@@ -54,13 +65,25 @@ export default createRule({
         // A map file that does not exist is reported as such (missingMapFile), once: no second finding that the list misses it.
         if (!model.fileSet.has(ref.file) || files.some((file) => matches(file)) || reported.has(ref.file)) continue;
         reported.add(ref.file);
-        findings.push({ messageId: 'mapFileNotGlobal', file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.` });
+        findings.push({
+          messageId: 'mapFileNotGlobal',
+          file: globalsAt.file,
+          loc: globalsAt.loc,
+          message: `${label} does not name the selection map ${ref.file} (${mapLabel(ref)}): a one-line edit to the map would deselect tests in silence. Add '${ref.file}'.`,
+          ...addGlobal(ref.file),
+        });
       }
     }
 
     for (const required of globalsRef.require) {
       if (!matches(required)) {
-        findings.push({ messageId: 'requiredFileNotGlobal', file: globalsAt.file, loc: globalsAt.loc, message: `${label} does not name ${required}, which maps.globals.require lists: a change to it must re-run every paid test` });
+        findings.push({
+          messageId: 'requiredFileNotGlobal',
+          file: globalsAt.file,
+          loc: globalsAt.loc,
+          message: `${label} does not name ${required}, which maps.globals.require lists: a change to it must re-run every paid test`,
+          ...(model.fileSet.has(required) ? addGlobal(required) : {}),
+        });
       }
       if (!model.fileSet.has(required)) {
         findings.push({ messageId: 'requiredFileMissing', file: model.configFile ?? 'tripwire.config.json', loc: FILE_START, message: `maps.globals.require names ${required}, which does not exist` });

@@ -24,6 +24,10 @@ const messages = {
 
 export type MessageIds = keyof typeof messages;
 
+const fixes = {
+  replaceRenamedPath: 'With --base: replace a string literal that is the path of a file the diff renamed by its new path.',
+};
+
 export default createRule({
   id: 'no-dangling-references',
   meta: {
@@ -31,6 +35,7 @@ export default createRule({
     languages: ['js/js', 'markdown/commonmark', 'markdown/gfm', 'json/json'],
     recommended: true,
     messages,
+    fixes,
   },
   options: z.strictObject({
     seams: z.boolean().default(true).describe('Report env vars that a fixture stub reads but nothing sets any more, and the reverse.'),

@@ -1,8 +1,13 @@
 import * as z from 'zod';
 import { mapLabel } from '../src/model/selection.js';
-import type { PaidTestId } from '../src/model/selection-types.js';
+import type { Located, PaidTestId, Selection } from '../src/model/selection-types.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import type { MapRef } from '../src/config/schema.js';
+import type { RepoModel } from '../src/model/model.js';
+import type { Fix } from '../src/types.js';
+import { insertProperty, propertyAt, removeProperty } from './shared/literal-edits.js';
+import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 
 const messages = {
   ...MAP_MESSAGES,
@@ -18,6 +23,11 @@ const messages = {
 
 export type MessageIds = keyof typeof messages;
 
+const fixes = {
+  addTier: 'Add the missing id to the tier map with the tier its test file gates itself on (no fix when the file does not self-gate).',
+  removeOrphanTier: 'Remove the tier entry whose key has no touchfile entry.',
+};
+
 export default createRule({
   id: 'tiers-cover-paid-tests',
   meta: {
@@ -25,6 +35,7 @@ export default createRule({
     languages: ['js/js', 'json/json'],
     recommended: true,
     messages,
+    fixes,
   },
   options: z.strictObject({}),
   check(model) {
@@ -35,6 +46,9 @@ export default createRule({
     if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'a tier map')];
     const label = mapLabel(tiersRef);
     const allowed = tiersRef.values;
+    // An id a test still declares lacks its touchfile entry: removing its tier would be the wrong fix.
+    const isDeclared = (id: string): boolean => selection.paidIds.some((paid) => paid.id === id);
+    const addTier = (id: string): { fix?: Fix } => addTierFix(model, tiersRef, id, selfGateTier(selection, selfGates, id, allowed));
 
     for (const [id, tier] of tiers) {
       if (tier.value !== null && !allowed.includes(tier.value)) {
@@ -50,12 +64,24 @@ export default createRule({
     const complete = selection.touchfilesComplete !== false && selection.tiersComplete !== false;
     for (const entry of complete ? coveredEntries : []) {
       if (!tiers.has(entry.key.value)) {
-        findings.push({ messageId: 'missingTier', file: entry.key.file, loc: entry.key.loc, message: `'${entry.key.value}' has touchfiles in ${entry.map} but no tier in ${label}: add it with one of ${allowed.map((v) => `'${v}'`).join(', ')}` });
+        findings.push({
+          messageId: 'missingTier',
+          file: entry.key.file,
+          loc: entry.key.loc,
+          message: `'${entry.key.value}' has touchfiles in ${entry.map} but no tier in ${label}: add it with one of ${allowed.map((v) => `'${v}'`).join(', ')}`,
+          ...addTier(entry.key.value),
+        });
       }
     }
     for (const [id, tier] of complete ? tiers : new Map<string, never>()) {
       if (!touchfileKeys.has(id)) {
-        findings.push({ messageId: 'orphanTier', file: tier.file, loc: tier.loc, message: `'${id}' has a tier in ${label} but no entry in ${covered?.join(', ') ?? 'the touchfile maps'}: the tier map and the touchfile map must have the same keys` });
+        findings.push({
+          messageId: 'orphanTier',
+          file: tier.file,
+          loc: tier.loc,
+          message: `'${id}' has a tier in ${label} but no entry in ${covered?.join(', ') ?? 'the touchfile maps'}: the tier map and the touchfile map must have the same keys`,
+          ...(isDeclared(id) ? {} : removeTierFix(model, tiersRef, id, tier)),
+        });
       }
     }
 
@@ -65,7 +91,7 @@ export default createRule({
     for (const paid of complete ? selection.paidIds : []) {
       if (anyTouchfile.has(paid.id) || tiers.has(paid.id) || reported.has(paid.id)) continue;
       reported.add(paid.id);
-      findings.push({ messageId: 'paidIdWithoutTier', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}` });
+      findings.push({ messageId: 'paidIdWithoutTier', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}`, ...addTier(paid.id) });
     }
 
     // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids.
@@ -109,3 +135,33 @@ export default createRule({
     return findings;
   },
 });
+
+/**
+ * The tier every file declaring `id` gates itself on, when they all do and
+ * agree on one allowed tier; otherwise null: a tier is never guessed.
+ */
+function selfGateTier(selection: Selection, selfGates: ReadonlyMap<string, Located<string>[]>, id: string, allowed: readonly string[]): string | null {
+  const files = new Set(selection.paidIds.filter((paid) => paid.id === id).map((paid) => paid.file));
+  const tiers = new Set<string>();
+  for (const file of files) {
+    const gates = selfGates.get(file) ?? [];
+    if (gates.length === 0) return null;
+    for (const gate of gates) tiers.add(gate.value);
+  }
+  const [tier] = tiers;
+  return tiers.size === 1 && tier !== undefined && allowed.includes(tier) ? tier : null;
+}
+
+function addTierFix(model: RepoModel, ref: MapRef, id: string, tier: string | null): { fix?: Fix } {
+  const found = tier === null ? null : mapLiteral(model, ref);
+  if (tier === null || !found) return {};
+  return oneEditFix('addTier', `add '${id}': '${tier}' to ${mapLabel(ref)} (the tier its test file gates itself on)`, ref.file, insertProperty(found, id, tier));
+}
+
+/** Only where the entry is written in the tier map's own literal. */
+function removeTierFix(model: RepoModel, ref: MapRef, id: string, tier: Located<string | null>): { fix?: Fix } {
+  const found = tier.file === ref.file ? mapLiteral(model, ref) : null;
+  const property = found ? propertyAt(found, tier.loc) : null;
+  if (!found || !property) return {};
+  return oneEditFix('removeOrphanTier', `remove the entry '${id}' from ${mapLabel(ref)}`, ref.file, removeProperty(found, property));
+}

@@ -2,12 +2,16 @@ import * as z from 'zod';
 import { TestClosure } from '../src/model/closure.js';
 import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
-import { touchfileRefs } from '../src/model/selection.js';
-import type { Located, TouchfileEntry } from '../src/model/selection-types.js';
+import { mapLabel, touchfileRefs } from '../src/model/selection.js';
+import type { Located, PaidTestId, TouchfileEntry } from '../src/model/selection-types.js';
 import { compileGlobs, globBase, globTooComplex, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
+import type { Fix } from '../src/types.js';
 import { closest } from '../src/util/closest.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { insertProperty, propertyAt, removeProperty } from './shared/literal-edits.js';
+import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
+import { renameFix } from './shared/renames.js';
 
 const messages = {
   ...MAP_MESSAGES,
@@ -27,6 +31,12 @@ const messages = {
 
 export type MessageIds = keyof typeof messages;
 
+const fixes = {
+  addTouchfileEntry: "Add the missing id to the touchfile map, with the test's own file and the local modules it imports (those no global covers) as its globs.",
+  removeOrphanKey: 'Remove the touchfile entry whose key names no paid test.',
+  replaceRenamedPath: 'With --base: replace a glob that names a file the diff renamed by its new path.',
+};
+
 export default createRule({
   id: 'touchfiles-cover-paid-tests',
   meta: {
@@ -34,6 +44,7 @@ export default createRule({
     languages: ['js/js', 'json/json'],
     recommended: true,
     messages,
+    fixes,
   },
   options: z.strictObject({
     closure: z.boolean().default(true).describe('Require every local module a paid test imports, transitively, to be covered by its globs or a global.'),
@@ -53,16 +64,30 @@ export default createRule({
     }
     const declared = new Set(selection.paidIds.map((paid) => paid.id));
     const globals = compileGlobs((selection.globals ?? []).map((g) => g.value));
+    const closure = new TestClosure(model);
 
     // With a map that could not be read (reported once), an id missing from the others may be in it.
     for (const paid of selection.touchfilesComplete === false ? [] : selection.paidIds) {
       if (paid.via !== 'call' || entriesByKey.has(paid.id)) continue;
-      findings.push({ messageId: 'missingTouchfileEntry', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.` });
+      findings.push({
+        messageId: 'missingTouchfileEntry',
+        file: paid.file,
+        loc: paid.loc,
+        message: `paid test id '${paid.id}' has no touchfile entry: no diff can ever select it. Add '${paid.id}' to ${mapNames(model)}.`,
+        // An id declared in several files: whose globs it takes is a judgement.
+        ...(declaringFiles(selection.paidIds, paid.id) === 1 ? addEntryFix(model, paid.id, () => [paid.file, ...[...closure.of(paid.file).keys()].filter((module) => !globals(module)).sort()]) : {}),
+      });
     }
 
     for (const entry of selection.touchfiles) {
       if (!declared.has(entry.key.value)) {
-        findings.push({ messageId: 'orphanKey', file: entry.key.file, loc: entry.key.loc, message: `touchfile key '${entry.key.value}' in ${entry.map} names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.` });
+        findings.push({
+          messageId: 'orphanKey',
+          file: entry.key.file,
+          loc: entry.key.loc,
+          message: `touchfile key '${entry.key.value}' in ${entry.map} names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.`,
+          ...removeEntryFix(model, entry),
+        });
       }
       for (const glob of entry.globs) {
         const dead = deadGlob(model, glob);
@@ -84,7 +109,6 @@ export default createRule({
       listed.add(`${paid.file}\0${paid.id}`);
       byFile.set(paid.file, list);
     }
-    const closure = new TestClosure(model);
     for (const [file, ids] of byFile) {
       for (const id of ids) {
         if (!id.globs(file) && !globals(file)) {
@@ -109,6 +133,29 @@ export default createRule({
   },
 });
 
+function declaringFiles(paidIds: readonly PaidTestId[], id: string): number {
+  return new Set(paidIds.filter((paid) => paid.id === id && paid.via === 'call').map((paid) => paid.file)).size;
+}
+
+/** Only with one touchfile map: which of several a new id belongs to is a judgement. */
+function addEntryFix(model: RepoModel, id: string, globsOf: () => string[]): { fix?: Fix } {
+  const refs = touchfileRefs(model.config);
+  const [ref] = refs;
+  const found = ref && refs.length === 1 ? mapLiteral(model, ref) : null;
+  if (!ref || !found) return {};
+  const globs = globsOf();
+  return oneEditFix('addTouchfileEntry', `add '${id}' to ${mapLabel(ref)} with ${globs.length} glob${globs.length === 1 ? '' : 's'}: ${globs.join(', ')}`, ref.file, insertProperty(found, id, globs));
+}
+
+/** Only where the key is written in the map's own literal: a key spread in from another map may serve others. */
+function removeEntryFix(model: RepoModel, entry: TouchfileEntry): { fix?: Fix } {
+  const ref = touchfileRefs(model.config).find((r) => mapLabel(r) === entry.map);
+  const found = ref && ref.file === entry.key.file ? mapLiteral(model, ref) : null;
+  const property = found ? propertyAt(found, entry.key.loc) : null;
+  if (!ref || !found || !property) return {};
+  return oneEditFix('removeOrphanKey', `remove the entry '${entry.key.value}' from ${entry.map}`, ref.file, removeProperty(found, property));
+}
+
 function mapNames(model: RepoModel): string {
   return touchfileRefs(model.config).map((ref) => ref.export ?? ref.file).join(' or ') || 'the touchfile map';
 }
@@ -124,6 +171,7 @@ export function deadGlob(model: RepoModel, glob: Located<string>, consequence = 
     file: glob.file,
     loc: glob.loc,
     message: `glob '${glob.value}' matches no file${hint ? ` (did you mean '${hint}'?)` : ''}: ${consequence}. Fix the path, or declare generated paths in maps.generated.`,
+    ...(isDynamicGlob(glob.value) ? {} : renameFix(model, glob.file, glob.loc, glob.value)),
   };
 }
 

@@ -347,7 +347,9 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
       if (heuristic === 'off' && preset === 'recommended') continue;
       const kindSeverity = heuristic === true && preset === 'recommended' ? 'warn' : severity;
-      findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
+      const converted = toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related);
+      if (finding.fix) converted.fix = finding.fix;
+      findings.push(converted);
     }
   }
   observe?.progress?.phase('core checks');

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { RuleId } from './rule-ids.js';
 import type { RepoModel } from './model/model.js';
-import type { Loc, Related } from './types.js';
+import type { Fix, Loc, Related } from './types.js';
 
 export const DOCS_BASE_URL = 'https://github.com/tripwire-lint/tripwire/blob/main/rules/';
 
@@ -26,6 +26,7 @@ export interface RuleFinding<MessageId extends string = string> {
   loc: Loc;
   message: string;
   related?: Related[];
+  fix?: Fix;
 }
 
 export interface RuleMeta<MessageId extends string = string> {
@@ -35,6 +36,8 @@ export interface RuleMeta<MessageId extends string = string> {
   recommended: boolean;
   /** Every kind of finding the rule can report; `check` can report no other id. */
   messages: Record<MessageId, MessageKind>;
+  /** The kinds of mechanical fix it attaches to findings (message id → what it does): ESLint suggestions, `tripwire fix`. */
+  fixes?: Record<string, string>;
 }
 
 export interface TripwireRule {

@@ -31,6 +31,25 @@ export interface Finding {
   endColumn?: number;
   message: string;
   related?: Related[];
+  /** A mechanical fix: `tripwire fix` applies it, ESLint offers it as a suggestion. */
+  fix?: Fix;
+}
+
+/** Replace `range` (UTF-16 offsets into the file's current text, end exclusive) of `file` with `text`. */
+export interface TextEdit {
+  /** Repository-relative, forward slashes. */
+  file: string;
+  range: [number, number];
+  text: string;
+}
+
+/** A fix that needs no judgement: the edits that make the finding go away, never a guess. */
+export interface Fix {
+  /** The kind of fix (camelCase, listed in the rule's doc under "Fixes"); ESLint's suggestion message id. */
+  messageId: string;
+  /** What it does, in one line. */
+  description: string;
+  edits: TextEdit[];
 }
 
 export interface RuleDocs {

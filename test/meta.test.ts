@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
 import { check, CORE_RULES } from '../src/check.js';
+import { toEslintRule } from '../src/eslint/rules.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { makeGitRepo } from './support/repo.js';
 
@@ -97,6 +98,14 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
     const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)].map(([, messageId, severity]) => [messageId, severity?.trim()]);
     const declared = Object.entries(rule.meta.messages).map(([messageId, kind]) => [messageId, kind.heuristic === 'off' ? 'off (error under `strict`)' : kind.heuristic ? 'warn (error under `strict`)' : 'error']);
     expect(rows).toEqual(declared);
+  });
+
+  it('lists in its "Fixes" section exactly the fixes the rule attaches, each an ESLint suggestion message id', () => {
+    const section = /\n## Fixes\n([\s\S]*?)\n## /.exec(doc(id))?.[1] ?? '';
+    const rows = [...section.matchAll(/^\| `(\w+)` \|/gm)].map(([, fixId]) => fixId);
+    expect(rows).toEqual(Object.keys(rule.meta.fixes ?? {}));
+    for (const fixId of rows) expect(toEslintRule(rule).meta?.messages?.[fixId ?? '']).toBe('{{description}}');
+    expect(toEslintRule(rule).meta?.hasSuggestions).toBe(rows.length > 0 ? true : undefined);
   });
 
   it('declares camelCase message ids', () => {

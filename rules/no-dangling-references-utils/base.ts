@@ -8,6 +8,7 @@ import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
 import { isScriptFile } from '../../src/parse/typescript.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
+import { renameFix } from '../shared/renames.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
@@ -87,7 +88,9 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
           if (old !== undefined && model.resolve(file, ref.written).kind === 'file') old = undefined;
         }
         if (old === undefined) continue;
-        findings.push({ messageId: 'removedFileReference', file, loc: ref.loc, message: pathMessage(ref.written, old) });
+        // A string literal that is the old path itself has one mechanical fix; an import specifier or a prose mention is rewritten by hand.
+        const fix = ref.where === 'string' && ref.written === old ? renameFix(model, file, ref.loc, old) : {};
+        findings.push({ messageId: 'removedFileReference', file, loc: ref.loc, message: pathMessage(ref.written, old), ...fix });
         reported.set(file, [...(reported.get(file) ?? []), { line: ref.loc.line, start: ref.loc.column, end: ref.loc.endColumn }]);
       }
     }

@@ -22,6 +22,8 @@ import { writeFileAtomic } from '../util/fs.js';
 const USAGE = `Usage:
   tripwire check [paths...] [options]   check the repository (exit 0 clean, 1 findings, 2 error)
   tripwire select --base REF [options]  list the paid test ids a diff selects (exit 0, 2 error)
+  tripwire fix [--write] [options]      preview the mechanical fixes as a diff (exit 1 when there are
+                                        some, 0 none); --write applies them
   tripwire init [--hook] [options]      infer and write tripwire.config.json; --hook: the pre-commit hook
   tripwire explain RULE                 print a rule's documentation
   tripwire print-config [options]       print the resolved configuration as JSON, every default included
@@ -70,6 +72,14 @@ const SELECT_OPTIONS = `Options for select:
   --cwd DIR, --config FILE   as for check
 `;
 
+const FIX_OPTIONS = `Options for fix (a dry run unless --write; it writes only the files it fixes, atomically):
+  --write                apply the fixes (refused for a file that changed since it was read)
+  --base REF             also replace paths that the diff since the merge base with REF renamed
+                         (git's rename detection); without it, a dead path gets no fix
+  --rule ID              only the fixes of this rule (repeatable)
+  --cwd DIR, --config FILE, --no-cache, --cache-location DIR   as for check
+`;
+
 const FREEZE_OPTIONS = `Options for freeze and lock (the only commands that write: atomically, printing what changed):
   --reason TEXT          why the test is frozen; shown with every finding about it
   --owner WHO            who may re-pin or unfreeze it (default: git user.email)
@@ -91,6 +101,7 @@ const HELP = `tripwire ${VERSION}: static contracts for test harnesses that mix 
 ${USAGE}
 ${CHECK_OPTIONS}
 ${SELECT_OPTIONS}
+${FIX_OPTIONS}
 ${FREEZE_OPTIONS}
 ${INIT_OPTIONS}
 Examples:
@@ -99,6 +110,7 @@ Examples:
   tripwire check --rule no-paid-calls-in-free-tests test/unit
   tripwire select --base origin/main --tier gate
   tripwire select --staged --format json
+  tripwire fix && tripwire fix --write
   tripwire explain no-paid-calls-in-free-tests
   tripwire init --hook
   tripwire freeze add test/parse.test.ts --reason "pins the report format" --owner @dana
@@ -124,6 +136,17 @@ ${SELECT_OPTIONS}
 Examples:
   tripwire select --base origin/main --tier gate
   tripwire select --staged --format json
+`,
+  fix: `Usage: tripwire fix [--write] [options]
+Previews the mechanical fixes of the findings as a diff: a missing touchfile or tier entry, an
+orphan key, a map file missing from the globals, a path git renamed (with --base). Exit 1 when
+there is something to fix, 0 when there is nothing; with --write, 0 once written, 2 when refused.
+
+${FIX_OPTIONS}
+Examples:
+  tripwire fix
+  tripwire fix --write
+  tripwire fix --base origin/main --rule no-dangling-references
 `,
   init: `Usage: tripwire init [--hook] [options]
 Infers and writes tripwire.config.json; --hook: the pre-commit hook.
@@ -226,6 +249,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (command === 'check') return checkCommand(rest, io);
   if (command === 'select') return (await import('./select.js')).selectCommand(rest, io, COMMAND_HELP.select);
+  if (command === 'fix') return (await import('./fix.js')).fixCommand(rest, io, COMMAND_HELP.fix);
   if (command === 'init') return (await import('./init.js')).initCommand(rest, io, COMMAND_HELP.init);
   if (command === 'explain') return explainCommand(rest, io);
   if (command === 'print-config') return (await import('./print-config.js')).printConfigCommand(rest, io, COMMAND_HELP['print-config']);

@@ -241,7 +241,14 @@ function ruleFindings(rule: TripwireRule, context: Rule.RuleContext): Finding[] 
   const own = byFile.get(file) ?? [];
   if (file !== anchorFile(model)) return own;
   const elsewhere = [...byFile].filter(([other]) => !LINTED.test(other)).flatMap(([, list]) => list);
-  return [...own, ...elsewhere.map((finding) => ({ ...finding, line: 1, column: 1, endLine: 1, endColumn: 1, message: `${finding.file}:${finding.line}:${finding.column}: ${finding.message}` }))];
+  // A fix of a file ESLint does not lint is not a suggestion here (`tripwire fix` applies it).
+  return [...own, ...elsewhere.map((finding) => ({ ...withoutFix(finding), line: 1, column: 1, endLine: 1, endColumn: 1, message: `${finding.file}:${finding.line}:${finding.column}: ${finding.message}` }))];
+}
+
+function withoutFix(finding: Finding): Finding {
+  const copy = { ...finding };
+  delete copy.fix;
+  return copy;
 }
 
 /** The file that carries project-level findings in ESLint: the first configured map that ESLint lints. */

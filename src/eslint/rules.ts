@@ -15,6 +15,11 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
   const languages = rule.meta.languages.filter((language) => ESLINT_LANGUAGES.has(language));
   const report = (context: Rule.RuleContext): void => {
     for (const finding of findingsForFile(rule, context)) {
+      const fix = finding.fix;
+      // ESLint edits the linted file only: a fix that reaches another file is `tripwire fix`'s.
+      const suggest = fix && fix.edits.every((edit) => edit.file === finding.file)
+        ? [{ messageId: fix.messageId, data: { description: fix.description }, fix: (fixer: Rule.RuleFixer) => fix.edits.map((edit) => fixer.replaceTextRange(edit.range, edit.text)) }]
+        : [];
       context.report({
         loc: {
           start: { line: finding.line, column: Math.max(0, finding.column - 1) },
@@ -22,6 +27,7 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
         },
         messageId: finding.messageId,
         data: { message: finding.message },
+        ...(suggest.length > 0 && { suggest }),
       });
     }
   };
@@ -30,6 +36,7 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
       type: 'problem',
       docs: { description: rule.meta.description, url: rule.meta.url, recommended: rule.meta.recommended },
       messages: eslintMessages(rule),
+      ...(rule.meta.fixes && { hasSuggestions: true }),
       schema: [optionsSchema(rule)],
       languages,
     },
@@ -49,7 +56,8 @@ export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
  */
 function eslintMessages(rule: TripwireRule): Record<string, string> {
   const ids = [...Object.keys(rule.meta.messages), SUPPRESSION_WITHOUT_REASON, INVALID_CONFIG];
-  return Object.fromEntries(ids.map((id) => [id, '{{message}}']));
+  const fixes = Object.keys(rule.meta.fixes ?? {});
+  return Object.fromEntries([...ids.map((id) => [id, '{{message}}']), ...fixes.map((id) => [id, '{{description}}'])]);
 }
 
 /** The rule's zod options as the JSON Schema ESLint validates with (as plain JSON: ESLint's ajv wants no `$schema`). */

@@ -1,4 +1,4 @@
-import type { CheckResult, Finding, Related, Summary } from '../types.js';
+import type { CheckResult, Finding, Related, Summary, TextEdit } from '../types.js';
 import { sortFindings } from './order.js';
 
 // Keys are listed explicitly so the output order is the contract's, whatever order producers build objects in.
@@ -6,7 +6,14 @@ function toRelated(related: Related): Related {
   return { file: related.file, line: related.line, column: related.column, message: related.message };
 }
 
-function toFinding(finding: Finding): Finding {
+/** A fix, shown as ESLint's JSON shows a suggestion (its edits can span files, hence a list). */
+interface Suggestion {
+  messageId: string;
+  desc: string;
+  edits: TextEdit[];
+}
+
+function toFinding(finding: Finding): Omit<Finding, 'fix'> & { suggestions?: Suggestion[] } {
   return {
     ruleId: finding.ruleId,
     messageId: finding.messageId,
@@ -18,6 +25,9 @@ function toFinding(finding: Finding): Finding {
     endColumn: finding.endColumn,
     message: finding.message,
     related: finding.related?.length ? finding.related.map(toRelated) : undefined,
+    suggestions: finding.fix
+      ? [{ messageId: finding.fix.messageId, desc: finding.fix.description, edits: finding.fix.edits.map((edit) => ({ file: edit.file, range: edit.range, text: edit.text })) }]
+      : undefined,
   };
 }
 

@@ -116,9 +116,12 @@ describe('the plugin object', () => {
     expect(tripwire.meta).toEqual({ name: manifest.name, version: manifest.version, namespace: 'tripwire' });
     for (const [id, rule] of Object.entries(tripwire.rules)) {
       expect(rule.meta?.docs?.url).toBe(`https://github.com/tripwire-lint/tripwire/blob/main/rules/${id}.md`);
-      // One ESLint message per kind the rule declares (plus the reason-less suppression and the invalid configuration every rule can report).
-      const kinds = [...Object.keys(rules.find((r) => r.id === id)?.meta.messages ?? {}), 'suppressionWithoutReason', 'invalidConfig'];
-      expect(rule.meta?.messages).toEqual(Object.fromEntries(kinds.map((kind) => [kind, '{{message}}'])));
+      // One ESLint message per kind the rule declares (plus the reason-less suppression and the invalid configuration every rule can report),
+      // and one per kind of fix it offers as a suggestion.
+      const meta = rules.find((r) => r.id === id)?.meta;
+      const kinds = [...Object.keys(meta?.messages ?? {}), 'suppressionWithoutReason', 'invalidConfig'];
+      const fixes = Object.keys(meta?.fixes ?? {});
+      expect(rule.meta?.messages).toEqual(Object.fromEntries([...kinds.map((kind) => [kind, '{{message}}']), ...fixes.map((fix) => [fix, '{{description}}'])]));
       expect(Array.isArray(rule.meta?.schema)).toBe(true);
       expect(rule.meta?.languages?.length).toBeGreaterThan(0);
     }

@@ -69,6 +69,7 @@ describe('tripwire writes nothing into the repository it checks', () => {
     ['freeze list', ['freeze', 'list']],
     ['freeze verify', ['freeze', 'verify', '--cache-location', CACHE]],
     ['lock --verify', ['lock', '--verify']],
+    ['fix --base (a dry run)', ['fix', '--base', 'HEAD', '--cache-location', CACHE]],
   ];
   for (const [name, args] of commands) {
     it(`${name}: every byte of the work tree and of .git is unchanged, though the index's stat data is stale`, () => {
@@ -84,6 +85,17 @@ describe('tripwire writes nothing into the repository it checks', () => {
       expect(snapshot(dir, outsideCache)).toEqual(before);
     });
   }
+
+  it('fix without --write, with fixes to offer: it prints them and exits 1, and every byte is unchanged', () => {
+    const dir = demo();
+    staleStat(dir);
+    const before = snapshot(dir, outsideCache);
+    const run = runCli(['fix', '--cache-location', CACHE], dir);
+    expect(run.stdout).toContain('+++ b/test/helpers/touchfiles.ts\n');
+    expect(run.stdout).toMatch(/nothing written \(dry run\)/);
+    expect(run.code).toBe(1);
+    expect(snapshot(dir, outsideCache)).toEqual(before);
+  });
 
   it('an ESLint run with the plugin leaves the repository byte-identical (its cache aside)', async () => {
     const dir = demo();
@@ -122,7 +134,7 @@ describe('tripwire never runs the code it checks', () => {
   const markers = (dir: string): string[] =>
     [...snapshot(dir, (rel) => rel === '.git' || rel.startsWith('.git/') || rel === 'node_modules' || rel.startsWith('node_modules/'))].map(([path]) => path).filter((path) => path.includes(MARKER));
 
-  for (const args of [['check', '--no-cache'], ['select', '--base', 'HEAD~1', '--no-cache'], ['init', '--dry-run', '--no-cache', '--force']]) {
+  for (const args of [['check', '--no-cache'], ['select', '--base', 'HEAD~1', '--no-cache'], ['fix', '--no-cache'], ['init', '--dry-run', '--no-cache', '--force']]) {
     it(`${args[0]} imports and spawns nothing of the repository`, () => {
       const dir = plantedRepo();
       const run = runCli(args, dir);
