@@ -12,6 +12,7 @@ import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
 import { paidListRefFiles } from './model/paid-list.js';
+import { mapCoverage } from './model/coverage.js';
 import { mapRefs } from './model/selection.js';
 import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
 import { fileBlobId } from './repo/blob-id.js';
@@ -102,6 +103,8 @@ export interface CheckOptions {
   baseline?: boolean;
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
+  /** Also compute the paid ids' coverage by the selection maps (`CheckResult.coverage`), for the reports that show it. */
+  coverage?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
@@ -122,8 +125,8 @@ export interface RunResult extends CheckResult {
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
-  const { findings, summary } = await run(options);
-  return { findings, summary };
+  const { findings, summary, coverage } = await run(options);
+  return { findings, summary, ...(coverage && { coverage }) };
 }
 
 export interface BuiltModel {
@@ -244,6 +247,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
       ...(known.fixed > 0 && { baselineFixed: known.fixed }),
       ...(baselineWritten !== undefined && { baselineWritten }),
     },
+    ...(options.coverage === true && { coverage: mapCoverage(model) }),
     root,
     model,
     rulesRun: selected.map((s) => s.rule),
@@ -318,7 +322,9 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
       if (heuristic === 'off' && preset === 'recommended') continue;
       const kindSeverity = heuristic === true && preset === 'recommended' ? 'warn' : severity;
-      findings.push(toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related));
+      const reported = toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related);
+      if (finding.chain && finding.chain.length > 0) reported.chain = finding.chain;
+      findings.push(reported);
     }
   }
   findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
