@@ -37,7 +37,9 @@ const CHECK_OPTIONS = `Options for check:
                          than the git top level (the git top level when none does)
   --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
                          "tripwire" key of package.json, in the root); its directory is the root
-  --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
+  --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish); markdown is for job
+                         summaries and PR comments: findings by rule, the chain to a paid call as
+                         a Mermaid graph, and which paid ids the touchfile and tier maps cover
   -o, --output-file FILE write the report to FILE instead of standard output
   --quiet                report errors only (warnings still count for --max-warnings)
   --color, --no-color    force or turn off colors (default: on a terminal, unless NO_COLOR is set)
@@ -272,12 +274,15 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   };
   // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
   const probe = values.cache && values['update-baseline'] !== true ? await (await import('../results-cache.js')).probeResults(options) : null;
+  // Only the markdown report shows the maps' coverage: no other format pays for it, and a stored verdict without it is recomputed.
+  const coverage = format === 'markdown';
+  const hit = probe?.hit && (!coverage || probe.hit.coverage !== undefined) ? probe.hit : null;
   let verdict: StoredRun;
-  if (probe?.hit) {
-    verdict = probe.hit;
+  if (hit) {
+    verdict = hit;
   } else {
     const { CORE_RULES, run, severityOf } = await import('../check.js');
-    const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
+    const result = await run({ ...options, ...(coverage && { coverage }), ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
     warnCacheRefused(io, result.cacheRefused);
     verdict = {
       root: result.root,
@@ -287,16 +292,18 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
         ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
         ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}core-checks.md#${id}`, messages: core.messages })),
       ],
+      ...(result.coverage && { coverage: result.coverage }),
     };
     probe?.store(verdict, result.outsideInputs);
   }
   const { errors, warnings } = verdict.summary;
   // As ESLint's --quiet: warnings are not printed, but --max-warnings still counts them.
   const shown = values.quiet === true ? { findings: verdict.findings.filter((finding) => finding.severity === 'error'), summary: { ...verdict.summary, warnings: 0 } } : verdict;
-  const output = await report(format, { findings: shown.findings, summary: { ...shown.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }) } }, {
+  const summary = { ...shown.summary, ms: Math.round(performance.now() - started), ...(hit && { cached: true }) };
+  const output = await report(format, { findings: shown.findings, summary, ...(coverage && verdict.coverage && { coverage: verdict.coverage }) }, {
     cwd: verdict.root,
     from: io.cwd,
-    ...((format === 'github' || format === 'sarif') && (await repositoryRoot(verdict.root))),
+    ...((format === 'github' || format === 'sarif' || format === 'markdown') && (await repositoryRoot(verdict.root))),
     color: format === 'stylish' && (values.color ?? (values['output-file'] === undefined && shouldColor({ isTTY: io.isTTY }, io.env))),
     rules: verdict.rules,
     toolVersion: VERSION,

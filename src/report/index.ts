@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
 
-export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github'] as const;
+export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
@@ -37,6 +37,7 @@ const reporters: Record<ReporterName, () => Promise<Reporter>> = {
   json: async () => (await import('./json.js')).json,
   sarif: async () => (await import('./sarif.js')).sarif,
   github: async () => (await import('./github.js')).github,
+  markdown: async () => (await import('./markdown.js')).markdown,
 };
 
 export function isReporterName(value: string): value is ReporterName {
