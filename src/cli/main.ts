@@ -61,7 +61,8 @@ const SELECT_OPTIONS = `Options for select:
                          untracked files included (required unless --staged)
   --staged               diff to the index instead: from HEAD, or from the merge base with --base
   --tier T               only the ids of tier T (one of maps.tiers.values)
-  --format NAME          text | json (default: text)
+  --format NAME          text | json | markdown (default: text); markdown: a table of the ids,
+                         their tiers and the files that selected them, for a job summary
   --cwd DIR, --config FILE   as for check
 `;
 
