@@ -4,10 +4,14 @@ import { escapeMarkdown, plural, table, truncate } from './markdown-text.js';
 import { chainFlowchart } from './mermaid.js';
 import { sortFindings } from './order.js';
 
-// GitHub caps a step summary at 1 MiB and a comment at 65,536 characters: the report
-// lists a bounded number of findings, charts and rows, each of bounded length, and
-// says how many it left out; `--format json` has them all.
-export const LIMITS = { findings: 100, charts: 10, coverageRows: 200, message: 600, path: 200 } as const;
+// GitHub caps a step summary at 1 MiB: the report lists a bounded number of findings,
+// charts and rows, each of bounded length, within a byte budget (escaping can make a
+// hostile name five times longer), and says how many it left out; `--format json` has them all.
+export const LIMITS = { findings: 100, findingBytes: 500_000, charts: 10, coverageRows: 200, coverageBytes: 200_000, message: 600, path: 200, related: 5 } as const;
+
+function byteSize(cells: readonly string[]): number {
+  return cells.reduce((sum, cell) => sum + Buffer.byteLength(cell) + 3, 0);
+}
 
 type Options = Pick<ReportOptions, 'cwd' | 'repoRoot' | 'rules'>;
 
@@ -33,26 +37,38 @@ function location(file: string, line: number, options: Options): string {
   return line >= 1 ? `${path}:${line}` : path;
 }
 
-/** One section per rule, in rule id order; the listed findings stop at LIMITS.findings in all. */
+/** One section per rule, in rule id order; the listed findings stop at LIMITS.findings (or findingBytes) in all. */
 function findingSections(findings: readonly Finding[], options: Options): string[] {
   const groups = new Map<string, Finding[]>();
-  for (const finding of sortFindings(findings)) groups.set(finding.ruleId, [...(groups.get(finding.ruleId) ?? []), finding]);
+  for (const finding of sortFindings(findings)) {
+    const group = groups.get(finding.ruleId);
+    if (group) group.push(finding);
+    else groups.set(finding.ruleId, [finding]);
+  }
   const sections: string[] = [];
   let listed = 0;
+  let bytes = 0;
   let charts = 0;
   for (const ruleId of [...groups.keys()].sort()) {
     const group = groups.get(ruleId) ?? [];
-    const shown = group.slice(0, Math.max(0, LIMITS.findings - listed));
-    listed += shown.length;
+    const rows: string[][] = [];
+    for (const finding of group) {
+      const row = [finding.severity === 'error' ? 'error' : 'warning', location(finding.file, finding.line, options), escapeMarkdown(finding.messageId), messageCell(finding, options)];
+      if (listed === LIMITS.findings || bytes + byteSize(row) > LIMITS.findingBytes) {
+        listed = LIMITS.findings;
+        break;
+      }
+      listed++;
+      bytes += byteSize(row);
+      rows.push(row);
+    }
+    const shown = group.slice(0, rows.length);
     const errors = group.filter((finding) => finding.severity === 'error').length;
     const counts = [errors > 0 && plural(errors, 'error'), group.length > errors && plural(group.length - errors, 'warning')].filter(Boolean).join(', ');
     const url = options.rules.find((rule) => rule.id === ruleId)?.url;
     const title = url === undefined ? escapeMarkdown(ruleId) : `[${escapeMarkdown(ruleId)}](${url})`;
     const parts = [`### ${title} · ${counts}`];
-    if (shown.length > 0) {
-      const rows = shown.map((finding) => [finding.severity === 'error' ? 'error' : 'warning', location(finding.file, finding.line, options), escapeMarkdown(finding.messageId), escapeMarkdown(truncate(finding.message, LIMITS.message))]);
-      parts.push(table(['severity', 'location', 'message id', 'message'], rows));
-    }
+    if (rows.length > 0) parts.push(table(['severity', 'location', 'message id', 'message'], rows));
     if (group.length > shown.length) parts.push(`… and ${group.length - shown.length} more ${escapeMarkdown(ruleId)} ${group.length - shown.length === 1 ? 'finding' : 'findings'}: run \`tripwire check\` for all of them.`);
     for (const finding of shown) {
       if (!finding.chain || finding.chain.length < 2) continue;
@@ -65,6 +81,14 @@ function findingSections(findings: readonly Finding[], options: Options): string
   return sections;
 }
 
+/** The message, then each related place on a line of its own, as the github annotations list them. */
+function messageCell(finding: Finding, options: Options): string {
+  const related = finding.related ?? [];
+  const lines = related.slice(0, LIMITS.related).map((place) => `↳ ${location(place.file, place.line, options)}${place.message ? ` ${escapeMarkdown(truncate(place.message, LIMITS.path))}` : ''}`);
+  if (related.length > LIMITS.related) lines.push(`↳ … and ${related.length - LIMITS.related} more`);
+  return [escapeMarkdown(truncate(finding.message, LIMITS.message)), ...lines].join('<br>');
+}
+
 function coverageSection(coverage: MapCoverage, options: Options): string {
   const title = '### Paid tests in the selection maps';
   if (coverage.touchfileMaps.length === 0 && coverage.tierMap === null) {
@@ -74,18 +98,21 @@ function coverageSection(coverage: MapCoverage, options: Options): string {
   const header = ['paid test id', 'declared at'];
   if (coverage.touchfileMaps.length > 0) header.push(`touchfile entry (${coverage.touchfileMaps.map(escapeMarkdown).join(', ')})`);
   if (coverage.tierMap !== null) header.push(`tier (${escapeMarkdown(coverage.tierMap)})`);
-  const shown = coverage.ids.slice(0, LIMITS.coverageRows);
-  const rows = shown.map((row) => {
+  const rows: string[][] = [];
+  let bytes = 0;
+  for (const row of coverage.ids) {
     const cells = [escapeMarkdown(truncate(row.id, LIMITS.path)), location(row.file, row.line, options)];
     if (coverage.touchfileMaps.length > 0) cells.push(row.touchfile ? '✅ covered' : '❌ uncovered');
     if (coverage.tierMap !== null) cells.push(row.hasTier ? `✅ ${row.tier === null ? 'not evaluable' : escapeMarkdown(truncate(row.tier, LIMITS.path))}` : '❌ uncovered');
-    return cells;
-  });
+    if (rows.length === LIMITS.coverageRows || bytes + byteSize(cells) > LIMITS.coverageBytes) break;
+    bytes += byteSize(cells);
+    rows.push(cells);
+  }
   const totals: string[] = [];
   const total = coverage.ids.length;
   if (coverage.touchfileMaps.length > 0) totals.push(`${coverage.ids.filter((row) => row.touchfile).length} of ${total} paid test ids have a touchfile entry`);
   if (coverage.tierMap !== null) totals.push(`${coverage.ids.filter((row) => row.hasTier).length} of ${total} have a tier`);
   const parts = [title, `${totals.join('; ')}.`, table(header, rows)];
-  if (total > shown.length) parts.push(`… and ${total - shown.length} more paid test ids.`);
+  if (total > rows.length) parts.push(`… and ${total - rows.length} more paid test ids.`);
   return parts.join('\n\n');
 }

@@ -15,6 +15,7 @@ import type { ReportOptions } from '../../src/report/index.js';
 import type { CheckResult, Finding } from '../../src/types.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { makeGitRepo } from '../support/repo.js';
+import { checkResult, reportOptions } from './check-result.js';
 
 const md = new MarkdownIt({ html: true });
 
@@ -116,9 +117,10 @@ describe('markdown, on the demo harness (one violation per contract)', () => {
       [['error', 'fixtures/demo/test/helpers/touchfiles.ts:36', 'orphanTier']],
       [['error', 'fixtures/demo/test/e2e-quality.test.ts:17', 'missingTouchfileEntry']],
     ]);
-    // The message renders as written: `>` and `@` escaped in the source, not in what a reader sees.
+    // The message renders as written (`>` and `@` are escaped in the source, not in what a reader sees), its related place under it.
     expect(findings[3]?.[1]?.[3]).toBe(
-      "frozen test 'parseFindings > keeps the highest severity when a location repeats' is skipped: a frozen test must run as pinned. Fix what makes it fail instead; only its owner (@ilya) unfreezes it.",
+      "frozen test 'parseFindings > keeps the highest severity when a location repeats' is skipped: a frozen test must run as pinned. Fix what makes it fail instead; only its owner (@ilya) unfreezes it.\n" +
+        '↳ fixtures/demo/.tripwire/frozen.json:11 pinned by @ilya: Flaked once when the model repeated a location; the fix belongs in parseFindings, not in this test.',
     );
   });
 
@@ -253,11 +255,74 @@ describe('markdown, bounded for a step summary (GitHub caps one at 1 MiB)', () =
   });
 });
 
+describe('markdown, bounded when every character of every name and message must be escaped', () => {
+  const hostile = (length: number): string => '&@#<|'.repeat(length / 5);
+  const finding = (index: number): Finding => ({
+    ruleId: 'tiers-cover-paid-tests',
+    messageId: 'paidIdWithoutTier',
+    severity: 'error',
+    file: `${hostile(400)}${index}.ts`,
+    line: 1,
+    column: 1,
+    message: hostile(4000),
+    related: Array.from({ length: 10 }, () => ({ file: hostile(400), line: 1, message: hostile(400) })),
+  });
+  const ids = Array.from({ length: 5000 }, (_, index) => ({ id: `${hostile(400)}${index}`, file: hostile(400), line: 1, touchfile: false, hasTier: true, tier: hostile(400) }));
+  const result: CheckResult = {
+    findings: Array.from({ length: 3000 }, (_, index) => finding(index)),
+    summary: { errors: 3000, warnings: 0, files: 1, rules: 7, ms: 1 },
+    coverage: { touchfileMaps: ['E2E_TOUCHFILES'], tierMap: 'E2E_TIERS', ids },
+  };
+  const report = markdown(result, { cwd: '/repo', rules: [] });
+
+  it('stays below 1 MiB, listing what fits and counting the rest', () => {
+    expect(Buffer.byteLength(report)).toBeLessThan(1024 * 1024);
+    const doc = render(report);
+    const listed = tableRows(doc, 0).length - 1;
+    const covered = tableRows(doc, 1).length - 1;
+    expect(listed).toBeGreaterThan(0);
+    expect(covered).toBeGreaterThan(0);
+    expect(report).toContain(`\n… and ${3000 - listed} more tiers-cover-paid-tests findings: run \`tripwire check\` for all of them.\n`);
+    expect(report).toContain(`\n… and ${5000 - covered} more paid test ids.\n`);
+    // Each listed cell still renders as the text it stands for, cut with an ellipsis.
+    expect(tableRows(doc, 0)[1]?.[1]).toBe(`${'&@#<|'.repeat(40).slice(0, 199)}…:1`);
+  });
+});
+
 describe('markdown, when there is nothing to report', () => {
   it('says so in the heading, and that no map is configured when none is', () => {
     const report = markdown({ findings: [], summary: { errors: 0, warnings: 0, files: 3, rules: 7, ms: 2 }, coverage: { touchfileMaps: [], tierMap: null, ids: [] } }, { cwd: '/repo', rules: [] });
     expect(report).toBe(
       '## ✅ tripwire found nothing to fix: 0 errors, 0 warnings\n\n3 files · 7 rules · 2 ms\n\n### Paid tests in the selection maps\n\nNo touchfile or tier map is configured (`maps`): no diff selects a paid test, and each runs on every change or never.\n',
     );
+  });
+});
+
+describe('markdown, on the shared reporter fixture', () => {
+  it('renders it as this snapshot: related places under the message, a multi-line message on one row', () => {
+    expect(markdown(checkResult, reportOptions)).toMatchInlineSnapshot(`
+      "## ❌ tripwire found errors: 2 errors, 1 warning
+
+      312 files · 7 rules · 184 ms
+
+      ### [no-paid-calls-in-free-tests](https://example.test/rules/no-paid-calls-in-free-tests) · 1 warning
+
+      | severity | location | message id | message |
+      | --- | --- | --- | --- |
+      | warning | test/unit/pricing.test.ts:41 | paidCall | Calls openai.chat: 100% of runs hit a paid API<br>Move the call behind the paid tag, or mock it |
+
+      ### [tiers-cover-paid-tests](https://example.test/rules/tiers-cover-paid-tests) · 1 error
+
+      | severity | location | message id | message |
+      | --- | --- | --- | --- |
+      | error | test/helpers/touchfiles.ts:12 | paidIdWithoutTier | Paid test "checkout flow" is in no tier; add it to gate or periodic<br>↳ test/e2e/checkout.paid.test.ts:4 paid test declared here<br>↳ tiers.json:2 |
+
+      ### [touchfiles-cover-paid-tests](https://example.test/rules/touchfiles-cover-paid-tests) · 1 error
+
+      | severity | location | message id | message |
+      | --- | --- | --- | --- |
+      | error | test/helpers/touchfiles.ts:3 | missingTouchfileEntry | Touchfile entry "src/llm/\\*\\*" matches no file |
+      "
+    `);
   });
 });
