@@ -22,8 +22,8 @@ export function selectMarkdown({ base, changed, selected, total }: SelectReport,
   const scope = tier === undefined ? '' : ` (tier ${escapeMarkdown(tier)})`;
   const globals = [...new Set(selected.flatMap((s) => s.reasons.filter((r) => r.global).map((r) => r.file)))];
   const count = globals.length > 0 ? `all ${plural(selected.length, 'paid test')} selected${scope}` : `${selected.length} of ${plural(total, 'paid test')} selected${scope}`;
-  const against = base === null ? 'the index against HEAD' : `the merge base ${escapeMarkdown(base.slice(0, 12))}`;
-  const parts = [`## tripwire select: ${count}`, `${plural(changed.length, 'changed file')}, compared with ${against}.`];
+  const since = base === null ? 'staged (the index against HEAD)' : `since the merge base ${escapeMarkdown(base.slice(0, 12))}`;
+  const parts = [`## tripwire select: ${count}`, `${plural(changed.length, 'changed file')} ${since}.`];
   if (globals.length > 0) parts.push(`A global touchfile changed (${globals.map((file) => escapeMarkdown(truncate(file, LIMITS.text))).join(', ')}): every paid test is selected.`);
   if (selected.length === 0) return `${parts.join('\n\n')}\n`;
   const shown = selected.slice(0, LIMITS.rows);

@@ -143,7 +143,7 @@ describe('tripwire select, spawned on a real git repository', () => {
       [
         '## tripwire select: 1 of 2 paid tests selected',
         '',
-        `2 changed files, compared with the merge base ${base}.`,
+        `2 changed files since the merge base ${base}.`,
         '',
         '| paid test id | tier | selected by (changed file and the glob it matched) |',
         '| --- | --- | --- |',
@@ -165,7 +165,7 @@ describe('tripwire select, spawned on a real git repository', () => {
   it('--format markdown with nothing selected: the count, and no empty table', () => {
     const run = runCli(['select', '--base', 'main', '--format', 'markdown'], branchWith({ 'README.md': '# readme\n' }));
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^## tripwire select: 0 of 2 paid tests selected\n\n1 changed file, compared with the merge base [0-9a-f]{12}\.\n$/);
+    expect(run.stdout).toMatch(/^## tripwire select: 0 of 2 paid tests selected\n\n1 changed file since the merge base [0-9a-f]{12}\.\n$/);
   });
 
   it('exits 2 with the fetch hint when the base ref is missing', () => {
