@@ -1,4 +1,3 @@
-import { join, relative, sep } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
 
 export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
@@ -66,15 +65,5 @@ export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, str
   return stream.isTTY === true;
 }
 
-/** A finding's path (relative to `cwd`) as the repository names it: relative to `repoRoot`, POSIX. */
-export function repositoryPath(file: string, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): string {
-  if (options.repoRoot === undefined) return file;
-  const prefix = relative(options.repoRoot, options.cwd).split(sep).join('/');
-  return prefix === '' ? file : `${prefix}/${file}`;
-}
-
-/** A finding's path (relative to `cwd`) as seen from where the user stands (`from`), POSIX. */
-export function displayPath(file: string, options: Pick<ReportOptions, 'cwd' | 'from'>): string {
-  if (options.from === undefined || options.from === options.cwd) return file;
-  return relative(options.from, join(options.cwd, file)).split(sep).join('/');
-}
+// In their own module so that a reporter can use them without importing this one (which imports the reporters).
+export { displayPath, repositoryPath } from './paths.js';

@@ -1,5 +1,5 @@
 import type { CheckResult, Finding, MapCoverage, Summary } from '../types.js';
-import { repositoryPath, type ReportOptions } from './index.js';
+import { repositoryPath } from './paths.js';
 import { escapeMarkdown, plural, table, truncate } from './markdown-text.js';
 import { chainFlowchart } from './mermaid.js';
 import { sortFindings } from './order.js';
@@ -13,7 +13,12 @@ function byteSize(cells: readonly string[]): number {
   return cells.reduce((sum, cell) => sum + Buffer.byteLength(cell) + 3, 0);
 }
 
-type Options = Pick<ReportOptions, 'cwd' | 'repoRoot' | 'rules'>;
+/** What it needs of ReportOptions (not imported: index.ts imports the reporters). */
+interface Options {
+  cwd: string;
+  repoRoot?: string;
+  rules: readonly { id: string; url: string }[];
+}
 
 export function markdown(result: CheckResult, options: Options = { cwd: '', rules: [] }): string {
   const sections = [heading(result.summary), ...findingSections(result.findings, options)];
