@@ -9,6 +9,8 @@
 // Imports that break these rules today are listed in .dependency-cruiser-known-violations.json
 // (written by `npm run depcruise:baseline`): lint fails on any new one, and the list only shrinks.
 const SHARED = '^src/(types|errors|version)\\.ts$|^src/util/';
+/** Modules of types only: the shape of the configuration and of the facts. */
+const PLAIN_DATA = '^src/config/schema\\.ts$|^src/facts/types\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -39,7 +41,14 @@ module.exports = {
       comment: 'A rule may import only the model, the analyses, vocab, frozen and rules/shared (and its own -utils/ folder).',
       severity: 'error',
       from: { path: '^rules/(?!index\\.ts$)' },
-      to: { path: '^(src|rules|presets)/', pathNot: `^src/(model|analysis|vocab|frozen)/|^src/rule\\.ts$|^rules/shared/|${SHARED}|^rules/[^/]+-utils/` },
+      to: { path: '^(src|rules|presets)/', pathNot: `^src/(model|analysis|vocab|frozen)/|^src/rule\\.ts$|^rules/shared/|${SHARED}|^rules/[^/]+-utils/|${PLAIN_DATA}` },
+    },
+    {
+      name: 'rules-read-only-the-shapes-of-config-and-facts',
+      comment: 'A rule may name the types of the configuration and of the facts (plain data it receives), never run their code.',
+      severity: 'error',
+      from: { path: '^rules/' },
+      to: { path: PLAIN_DATA, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-rule-imports-another-rule',

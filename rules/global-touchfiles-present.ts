@@ -5,7 +5,7 @@ import { compileGlobs } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './touchfiles-cover-paid-tests.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
-import { appendString } from './shared/literal-edits.js';
+import { appendString } from '../src/analysis/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 
 const messages = {

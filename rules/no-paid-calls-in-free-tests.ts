@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { packageName } from '../src/model/resolve.js';
-import { isScriptFile } from '../src/parse/typescript.js';
+import { isScriptFile } from '../src/util/file-kinds.js';
 import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
@@ -57,7 +57,7 @@ export default createRule({
       for (const unit of facts.units) {
         for (const site of unit.sites) {
           const label = signatures.site(site, planted);
-          if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.` });
+          if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.`, chain: [{ label: file, file, line: site.loc.line }, { label, file, line: site.loc.line }] });
         }
       }
 
@@ -69,7 +69,7 @@ export default createRule({
           if (wrapped(file, target.name) && !callsClient(model.text(file) ?? '', fact.bindings.map((binding) => binding.local))) {
             findings.push({ messageId: 'wrappedSdkImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.` });
           } else {
-            findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.` });
+            findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.`, chain: [{ label: file, file, line: fact.loc.line }, { label: target.name, file }] });
           }
           continue;
         }
@@ -181,6 +181,7 @@ function productFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFindin
         loc: fact.loc,
         message: `free test reaches a paid call in product code: ${renderChain(file, chain)}. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.`,
         related: relatedSteps(chain),
+        chain: chainLinks(file, fact, chain),
       }
     : {
         messageId: 'sdkThroughProduct',
@@ -188,6 +189,7 @@ function productFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFindin
         loc: fact.loc,
         message: `free test reaches the model SDK '${sink?.label ?? ''}' only through product code: ${renderChain(file, chain)}. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.`,
         related: relatedSteps(chain),
+        chain: chainLinks(file, fact, chain),
       };
 }
 
@@ -261,6 +263,7 @@ function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<M
     loc: fact.loc,
     message: `free test reaches a paid call through '${fact.specifier}': ${renderChain(file, chain)}. Import only what makes no paid call, mock the module, or move the test under a paid test root.`,
     related: relatedSteps(chain),
+    chain: chainLinks(file, fact, chain),
   };
 }
 
@@ -296,6 +299,11 @@ function namespaceMembers(facts: FileFacts, local: string): string[] {
 
 function relatedSteps(chain: ChainStep[]): RuleFinding<MessageIds>['related'] {
   return chain.filter((step) => step.loc).map((step) => ({ file: step.file, line: step.loc?.line ?? 1, column: step.loc?.column ?? 1, message: step.label }));
+}
+
+/** The chain as findings carry it: the free test (at its import) first, every step after it, positioned or not. */
+function chainLinks(file: string, fact: ImportFact, chain: ChainStep[]): NonNullable<RuleFinding<MessageIds>['chain']> {
+  return [{ label: file, file, line: fact.loc.line }, ...chain.map((step) => ({ label: step.label, file: step.file, ...(step.loc && { line: step.loc.line }) }))];
 }
 
 function renderChain(file: string, chain: ChainStep[]): string {

@@ -6,7 +6,7 @@ import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover
 import type { MapRef } from '../src/config/schema.js';
 import type { RepoModel } from '../src/model/model.js';
 import type { Fix } from '../src/types.js';
-import { insertProperty, propertyAt, removeProperty } from './shared/literal-edits.js';
+import { insertProperty, propertyAt, removeProperty } from '../src/analysis/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 
 const messages = {

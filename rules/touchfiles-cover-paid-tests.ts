@@ -9,7 +9,7 @@ import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Fix } from '../src/types.js';
 import { closest } from '../src/util/closest.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
-import { insertProperty, propertyAt, removeProperty } from './shared/literal-edits.js';
+import { insertProperty, propertyAt, removeProperty } from '../src/analysis/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 import { renameFix } from './shared/renames.js';
 

@@ -12,6 +12,7 @@ import type { CachedFacts } from './facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput } from './model/model.js';
 import { lineIndex, rangeLoc } from './model/positions.js';
 import { paidListRefFiles } from './model/paid-list.js';
+import { mapCoverage } from './model/coverage.js';
 import { mapRefs } from './model/selection.js';
 import { diffChanges, readStagedState, readTextsAt, resolveBase, type FileChange } from './repo/diff.js';
 import { fileBlobId } from './repo/blob-id.js';
@@ -106,6 +107,8 @@ export interface CheckOptions {
   baseline?: boolean;
   /** Write every current finding into the baseline instead of filtering by it. */
   updateBaseline?: boolean;
+  /** Also compute the paid ids' coverage by the selection maps (`CheckResult.coverage`), for the reports that show it. */
+  coverage?: boolean;
   /** The file listing of the root, when the caller already has it (the result cache lists first). */
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
@@ -130,8 +133,8 @@ export interface RunResult extends CheckResult {
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
-  const { findings, summary } = await run(options);
-  return { findings, summary };
+  const { findings, summary, coverage } = await run(options);
+  return { findings, summary, ...(coverage && { coverage }) };
 }
 
 export interface BuiltModel {
@@ -266,6 +269,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
       ...(known.fixed > 0 && { baselineFixed: known.fixed }),
       ...(baselineWritten !== undefined && { baselineWritten }),
     },
+    ...(options.coverage === true && { coverage: mapCoverage(model) }),
     root,
     model,
     rulesRun: selected.map((s) => s.rule),
@@ -349,6 +353,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
       const kindSeverity = heuristic === true && preset === 'recommended' ? 'warn' : severity;
       const converted = toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related);
       if (finding.fix) converted.fix = finding.fix;
+      if (finding.chain && finding.chain.length > 0) converted.chain = finding.chain;
       findings.push(converted);
     }
   }

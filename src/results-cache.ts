@@ -11,7 +11,7 @@ import { fileBlobId } from './repo/blob-id.js';
 import { cacheRefusal } from './repo/cache-guard.js';
 import { discoverFiles } from './repo/files.js';
 import { gitOutput } from './repo/git.js';
-import type { Finding, Summary } from './types.js';
+import type { Finding, MapCoverage, Summary } from './types.js';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from './util/cache-secret.js';
 import { VERSION } from './version.js';
 import { writeFileAtomic } from './util/fs.js';
@@ -35,6 +35,8 @@ export interface StoredRun {
   /** As computed; `ms` is the computing run's, and a cached report states its own. */
   summary: Summary;
   rules: RuleMetaForReport[];
+  /** Stored when the computing run was asked for it (the markdown report); a run that needs it and finds none recomputes. */
+  coverage?: MapCoverage;
 }
 
 interface Entry {

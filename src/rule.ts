@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { RuleId } from './rule-ids.js';
 import type { RepoModel } from './model/model.js';
-import type { Fix, Loc, Related } from './types.js';
+import type { ChainLink, Fix, Loc, Related } from './types.js';
 
 export const DOCS_BASE_URL = 'https://github.com/tripwire-lint/tripwire/blob/main/rules/';
 
@@ -27,6 +27,8 @@ export interface RuleFinding<MessageId extends string = string> {
   message: string;
   related?: Related[];
   fix?: Fix;
+  /** The chain to a paid call, test first (see Finding.chain). */
+  chain?: ChainLink[];
 }
 
 export interface RuleMeta<MessageId extends string = string> {

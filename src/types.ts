@@ -18,6 +18,17 @@ export interface Related {
   message?: string;
 }
 
+/**
+ * One step on the way from a free test to a paid call: the test first, the
+ * paid call (an SDK, a spawn, a request, a key read) last. `line` is absent
+ * where the step has no position of its own (a module run on import, an SDK).
+ */
+export interface ChainLink {
+  label: string;
+  file: string;
+  line?: number;
+}
+
 export interface Finding {
   ruleId: string;
   /** The kind of finding: camelCase, stable across releases, listed in the rule's doc. */
@@ -31,6 +42,12 @@ export interface Finding {
   endColumn?: number;
   message: string;
   related?: Related[];
+  /**
+   * The whole chain to a paid call, in order, for the reporters that draw it
+   * (markdown). Not part of the JSON output contract: `related` carries the
+   * steps that have a position.
+   */
+  chain?: ChainLink[];
   /** A mechanical fix: `tripwire fix` applies it, ESLint offers it as a suggestion. */
   fix?: Fix;
 }
@@ -76,7 +93,31 @@ export interface Summary {
   stats?: RunStats;
 }
 
+/** A paid test id and whether each selection map has it. */
+export interface CoverageRow {
+  id: string;
+  /** Where the id is declared (relative to the root). */
+  file: string;
+  line: number;
+  /** A touchfile map has an entry for it. */
+  touchfile: boolean;
+  /** The tier map has an entry for it (its value may not be evaluable: `tier` is null then). */
+  hasTier: boolean;
+  tier: string | null;
+}
+
+/** The paid test ids against the touchfile and tier maps, for the reports that show it (markdown). */
+export interface MapCoverage {
+  /** The configured touchfile maps (export names, or `file#path`); empty when none is. */
+  touchfileMaps: string[];
+  /** The configured tier map, or null. */
+  tierMap: string | null;
+  ids: CoverageRow[];
+}
+
 export interface CheckResult {
   findings: Finding[];
   summary: Summary;
+  /** Computed only when asked (`CheckOptions.coverage`); never in the JSON output. */
+  coverage?: MapCoverage;
 }

@@ -5,7 +5,7 @@ import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/model/seams.js';
 import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
-import { isScriptFile } from '../../src/parse/typescript.js';
+import { isScriptFile } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';

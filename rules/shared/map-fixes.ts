@@ -1,8 +1,8 @@
 import type { MapRef } from '../../src/config/schema.js';
 import type { RepoModel } from '../../src/model/model.js';
-import { isScriptFile } from '../../src/parse/typescript.js';
+import { isScriptFile } from '../../src/util/file-kinds.js';
 import type { Fix } from '../../src/types.js';
-import { exportedLiteral, type ExportedLiteral, type Replacement } from './literal-edits.js';
+import { exportedLiteral, type ExportedLiteral, type Replacement } from '../../src/analysis/literal-edits.js';
 
 /**
  * The literal a configured map is written as, when a fix may edit it: an

@@ -1,7 +1,7 @@
 import type { RepoModel } from '../../src/model/model.js';
-import { isScriptFile } from '../../src/parse/typescript.js';
+import { isScriptFile } from '../../src/util/file-kinds.js';
 import type { Fix, Loc } from '../../src/types.js';
-import { replaceString, stringLiteralAt } from './literal-edits.js';
+import { replaceString, stringLiteralAt } from '../../src/analysis/literal-edits.js';
 
 /**
  * The path git's rename detection says `path` became in the diff since the

@@ -1,13 +1,13 @@
-import { lstatSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { run, selectRules } from '../check.js';
 import { EnvironmentError } from '../errors.js';
-import type { RepoModel } from '../model/model.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { warnCacheRefused } from './cache-warning.js';
 import { resolveCwd } from './cwd.js';
-import { planFixes, type FixPlan } from './fix-plan.js';
-import type { Io } from './main.js';
+import { planFixes, type FixPlan } from '../engine/fix-plan.js';
+import type { Io } from './io.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /**
@@ -82,7 +82,7 @@ function preview(plan: FixPlan, from: string, root: string): string {
  * listed regular file (no symbolic link), and still the text the fixes were
  * computed from. Each is then replaced atomically (a temporary file renamed over it).
  */
-export function writeAll(model: RepoModel, plan: FixPlan, files: readonly string[]): void {
+export function writeAll(model: { root: string; fileSet: ReadonlySet<string> }, plan: FixPlan, files: readonly string[]): void {
   const root = realpathSync(model.root);
   const targets = files.map((file) => {
     const path = resolve(model.root, file);
@@ -95,12 +95,9 @@ export function writeAll(model: RepoModel, plan: FixPlan, files: readonly string
     return { file, path };
   });
   for (const { file, path } of targets) {
-    const temp = join(dirname(path), `.${process.pid}.tripwire-fix.tmp`);
     try {
-      writeFileSync(temp, plan.texts.get(file) ?? '', { mode: lstatSync(path).mode });
-      renameSync(temp, path);
+      writeFileAtomic(path, plan.texts.get(file) ?? '', { mode: lstatSync(path).mode });
     } catch (error) {
-      rmSync(temp, { force: true });
       throw new EnvironmentError(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

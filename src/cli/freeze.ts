@@ -15,7 +15,7 @@ import type { Finding } from '../types.js';
 import { closest } from '../util/closest.js';
 import { VERSION } from '../version.js';
 import { resolveCwd } from './cwd.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 /** Runs `tripwire check` with these arguments: `freeze verify` is the rule, standalone. */
 export type CheckRunner = (argv: string[]) => Promise<number>;

@@ -12,7 +12,7 @@ import { formatConfig } from '../init/format.js';
 import { HookError, installHook } from '../init/hook.js';
 import { inferConfig, type Inferred } from '../init/infer.js';
 import { resolveCwd } from './cwd.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { warnCacheRefused } from './cache-warning.js';
 
 /** Asks one yes/no question; null when there is nobody to ask (stdin is not a terminal). */

@@ -42,7 +42,9 @@ const CHECK_OPTIONS = `Options for check:
                          than the git top level (the git top level when none does)
   --config FILE          configuration file (default: ${CONFIG_FILE_NAMES.join(', ')} or the
                          "tripwire" key of package.json, in the root); its directory is the root
-  --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish)
+  --format NAME          ${REPORTER_NAMES.join(' | ')} (default: stylish); markdown is for job
+                         summaries and PR comments: findings by rule, the chain to a paid call as
+                         a Mermaid graph, and which paid ids the touchfile and tier maps cover
   -o, --output-file FILE write the report to FILE instead of standard output
   --quiet                report errors only (warnings still count for --max-warnings)
   --color, --no-color    force or turn off colors (default: on a terminal, unless NO_COLOR is set)
@@ -68,7 +70,8 @@ const SELECT_OPTIONS = `Options for select:
                          untracked files included (required unless --staged)
   --staged               diff to the index instead: from HEAD, or from the merge base with --base
   --tier T               only the ids of tier T (one of maps.tiers.values)
-  --format NAME          text | json (default: text)
+  --format NAME          text | json | markdown (default: text); markdown: a table of the ids,
+                         their tiers and the files that selected them, for a job summary
   --cwd DIR, --config FILE   as for check
 `;
 
@@ -196,18 +199,8 @@ Examples:
 `,
 } as const;
 
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Whether standard output is a terminal (colors). */
-  isTTY: boolean;
-  /** Whether standard error is a terminal (the progress line). */
-  stderrIsTTY?: boolean;
-  /** How long a run goes before its progress line appears (default 2 s); tests set 0. */
-  progressAfterMs?: number;
-}
+export type { Io } from './io.js';
+import type { Io } from './io.js';
 
 export async function main(argv: string[], io: Io): Promise<number> {
   try {
@@ -309,16 +302,19 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   };
   // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
   const probe = values.cache && values['update-baseline'] !== true ? await (await import('../results-cache.js')).probeResults(options) : null;
+  // Only the markdown report shows the maps' coverage: no other format pays for it, and a stored verdict without it is recomputed.
+  const coverage = format === 'markdown';
+  const hit = probe?.hit && (!coverage || probe.hit.coverage !== undefined) ? probe.hit : null;
   let verdict: StoredRun;
   let stats: RunStats | null = null;
-  if (probe?.hit) {
-    verdict = probe.hit;
+  if (hit) {
+    verdict = hit;
   } else {
     const { CORE_RULES, run, severityOf } = await import('../check.js');
     const progress = wantsProgress(io.stderrIsTTY === true, io.env) ? terminalProgress({ write: io.stderr, ...(io.progressAfterMs !== undefined && { afterMs: io.progressAfterMs }) }) : undefined;
     let result;
     try {
-      result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(progress && { progress }) });
+      result = await run({ ...options, ...(coverage && { coverage }), ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(progress && { progress }) });
     } finally {
       progress?.done();
     }
@@ -332,6 +328,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
         ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
         ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}core-checks.md#${id}`, messages: core.messages })),
       ],
+      ...(result.coverage && { coverage: result.coverage }),
     };
     probe?.store(verdict, result.outsideInputs);
   }
@@ -340,10 +337,11 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   const shown = values.quiet === true ? { findings: verdict.findings.filter((finding) => finding.severity === 'error'), summary: { ...verdict.summary, warnings: 0 } } : verdict;
   const reportStarted = performance.now();
   const withStats = values.stats === true && format === 'json';
-  const output = await report(format, { findings: shown.findings, summary: { ...shown.summary, ms: Math.round(performance.now() - started), ...(probe?.hit && { cached: true }), ...(withStats && stats !== null && { stats }) } }, {
+  const summary = { ...shown.summary, ms: Math.round(performance.now() - started), ...(hit && { cached: true }), ...(withStats && stats !== null && { stats }) };
+  const output = await report(format, { findings: shown.findings, summary, ...(coverage && verdict.coverage && { coverage: verdict.coverage }) }, {
     cwd: verdict.root,
     from: io.cwd,
-    ...((format === 'github' || format === 'sarif') && (await repositoryRoot(verdict.root))),
+    ...((format === 'github' || format === 'sarif' || format === 'markdown') && (await repositoryRoot(verdict.root))),
     color: format === 'stylish' && (values.color ?? (values['output-file'] === undefined && shouldColor({ isTTY: io.isTTY }, io.env))),
     rules: verdict.rules,
     toolVersion: VERSION,

@@ -4,7 +4,7 @@ import { selectRules, severityOf } from '../check.js';
 import { loadConfig } from '../config/load.js';
 import { rules } from '../../rules/index.js';
 import { resolveCwd } from './cwd.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 function union(builtIn: readonly string[], configured: readonly string[]): string[] {
   return [...new Set([...builtIn, ...configured])];

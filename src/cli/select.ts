@@ -1,26 +1,22 @@
 import { parseArgs } from 'node:util';
 import { buildModel, UsageError } from '../check.js';
 import { selectIds } from '../model/select.js';
-import type { SelectedId, Selection } from '../model/selection-types.js';
+import type { Selection } from '../model/selection-types.js';
+import type { SelectReport } from '../report/select-markdown.js';
 import { changedFiles, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
 import { resolveCwd } from './cwd.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { warnCacheRefused } from './cache-warning.js';
 
-const SELECT_FORMATS = ['text', 'json'] as const;
+const SELECT_FORMATS = ['text', 'json', 'markdown'] as const;
 type SelectFormat = (typeof SELECT_FORMATS)[number];
 
 function isSelectFormat(name: string): name is SelectFormat {
   return SELECT_FORMATS.some((known) => known === name);
 }
 
-interface SelectOutput {
-  base: string | null;
-  changed: string[];
-  selected: SelectedId[];
-  total: number;
-}
+type SelectOutput = SelectReport;
 
 /** `tripwire select`: the paid test ids a diff selects, from the maps `check` verifies. */
 export async function selectCommand(argv: string[], io: Io, help: string): Promise<number> {
@@ -74,7 +70,9 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
     selected: selectIds(selection, changed, tier === undefined ? {} : { tier }),
     total: idsInScope(selection, tier).size,
   };
-  io.stdout(format === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatText(output, tier));
+  if (format === 'json') io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+  else if (format === 'markdown') io.stdout((await import('../report/select-markdown.js')).selectMarkdown(output, tier));
+  else io.stdout(formatText(output, tier));
   return 0;
 }
 

@@ -6,7 +6,7 @@ import { SCHEMA_ID } from '../config/write-schema.js';
 import { openFactCache, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import { FACTS_VERSION, RepoModel } from '../model/model.js';
-import { isScriptFile } from '../parse/typescript.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../repo/glob.js';
 import { PACKAGE_NAME, VERSION } from '../version.js';
 import { coverFiles, inFixture, rootsOf } from './globs.js';

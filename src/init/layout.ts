@@ -1,6 +1,6 @@
 import { PAID_ENV } from '../vocab/paid.js';
 import { basename, splitShell } from '../facts/shell.js';
-import { isScriptFile } from '../parse/typescript.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../repo/glob.js';
 import { readWorkflows } from './ci.js';
 import { runsOfScript, runsOfText, workspaceOf, type Run, type Workspace } from './lanes.js';

@@ -1,7 +1,7 @@
 import { simpleGit } from '../repo/git.js';
 import { Evaluator, type Value } from '../model/evaluate.js';
 import type { RepoModel } from '../model/model.js';
-import { isScriptFile } from '../parse/typescript.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import { inFixture } from './globs.js';
 

@@ -1,4 +1,4 @@
-import { isScriptFile } from '../parse/typescript.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../repo/glob.js';
 import { inFixture } from './globs.js';
 import { configLiterals, dataLiterals, stringsOf, type Literal } from './config-literals.js';

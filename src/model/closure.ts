@@ -1,5 +1,5 @@
 import type { FileFacts } from '../facts/types.js';
-import { isScriptFile } from '../parse/typescript.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import type { RepoModel } from './model.js';
 import { SymbolGraph, type NodeId } from './symbols.js';
 

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { FenceFact } from '../facts/types.js';
-import { isMarkdownFile } from '../parse/markdown.js';
-import { isScriptFile } from '../parse/typescript.js';
+import { isMarkdownFile } from '../util/file-kinds.js';
+import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, isDynamicGlob } from '../repo/glob.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from './model.js';

@@ -47,9 +47,4 @@ export function parseMarkdown(text: string): ParsedMarkdown {
   return { tokens, references, truncatedAt: capped ? (capped.map?.[0] ?? 0) : null };
 }
 
-const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx', '.mdc'] as const;
-
-export function isMarkdownFile(path: string): boolean {
-  const lower = path.toLowerCase();
-  return MARKDOWN_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
+export { isMarkdownFile } from '../util/file-kinds.js';

@@ -22,11 +22,7 @@ export function isTypeScriptLoaded(): boolean {
   return loaded !== undefined;
 }
 
-const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
-
-export function isScriptFile(path: string): boolean {
-  return SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext)) && !path.endsWith('.d.ts');
-}
+export { isScriptFile } from '../util/file-kinds.js';
 
 export function scriptKindOf(ts: TypeScript, path: string): TS.ScriptKind {
   if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;

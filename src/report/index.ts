@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { CheckResult, SeveritySetting } from '../types.js';
-import { relativePosix } from '../util/path.js';
 
-export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github'] as const;
+export const REPORTER_NAMES = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
@@ -38,6 +36,7 @@ const reporters: Record<ReporterName, () => Promise<Reporter>> = {
   json: async () => (await import('./json.js')).json,
   sarif: async () => (await import('./sarif.js')).sarif,
   github: async () => (await import('./github.js')).github,
+  markdown: async () => (await import('./markdown.js')).markdown,
 };
 
 export function isReporterName(value: string): value is ReporterName {
@@ -66,15 +65,5 @@ export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, str
   return stream.isTTY === true;
 }
 
-/** A finding's path (relative to `cwd`) as the repository names it: relative to `repoRoot`, POSIX. */
-export function repositoryPath(file: string, options: Pick<ReportOptions, 'cwd' | 'repoRoot'>): string {
-  if (options.repoRoot === undefined) return file;
-  const prefix = relativePosix(options.repoRoot, options.cwd);
-  return prefix === '' ? file : `${prefix}/${file}`;
-}
-
-/** A finding's path (relative to `cwd`) as seen from where the user stands (`from`), POSIX. */
-export function displayPath(file: string, options: Pick<ReportOptions, 'cwd' | 'from'>): string {
-  if (options.from === undefined || options.from === options.cwd) return file;
-  return relativePosix(options.from, join(options.cwd, file));
-}
+// In their own module so that a reporter can use them without importing this one (which imports the reporters).
+export { displayPath, repositoryPath } from './paths.js';

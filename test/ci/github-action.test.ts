@@ -41,12 +41,13 @@ describe('action.yml, the composite action', () => {
     expect(typeof action.name).toBe('string');
     expect(typeof action.description).toBe('string');
     const inputs = record(action.inputs, 'inputs');
-    for (const name of ['config', 'base', 'format', 'sarif-file', 'working-directory']) {
+    for (const name of ['config', 'base', 'format', 'sarif-file', 'step-summary', 'working-directory']) {
       const input = record(inputs[name], `inputs.${name}`);
       expect(typeof input.description, name).toBe('string');
       expect(input.required, name).toBe(false);
     }
     expect(record(inputs.format, 'format').default).toBe('github');
+    expect(record(inputs['step-summary'], 'step-summary').default).toBe('true');
     expect(Object.keys(record(action.outputs, 'outputs')).sort()).toEqual(['exit-code', 'sarif-file']);
   });
 
@@ -63,6 +64,7 @@ describe('action.yml, the composite action', () => {
       TRIPWIRE_BASE: '${{ inputs.base }}',
       TRIPWIRE_FORMAT: '${{ inputs.format }}',
       TRIPWIRE_SARIF: '${{ inputs.sarif-file }}',
+      TRIPWIRE_STEP_SUMMARY: '${{ inputs.step-summary }}',
       TRIPWIRE_PUSH_BEFORE: '${{ github.event.before }}',
     });
   });
@@ -72,6 +74,7 @@ describe('action.yml, the composite action', () => {
     expect(script).toContain('args+=(--base "$base")');
     expect(script).toContain('--format sarif --output-file "$TRIPWIRE_SARIF"');
     expect(script).toContain('--format "$TRIPWIRE_FORMAT"');
+    expect(script).toContain('--format markdown >> "$GITHUB_STEP_SUMMARY"');
   });
 
   it('references no secret and no pull_request_target', () => {
@@ -147,9 +150,12 @@ describe('the action\'s script, run as the runner runs it', () => {
   }
 
   /** The script as the runner runs it; `env` stands in for the runner's own variables (the action's path, its temp dir). */
-  function runAction(dir: string, inputs: { base?: string } = {}, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string; outputs: Map<string, string> } {
+  function runAction(dir: string, inputs: { base?: string } = {}, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string; outputs: Map<string, string>; summary: string } {
     const outputFile = join(dir, '..', 'github-output');
     writeFileSync(outputFile, '');
+    // What an earlier step of the job wrote: the action appends to it, never replaces it.
+    const summaryFile = join(dir, '..', 'step-summary');
+    writeFileSync(summaryFile, '# earlier step\n');
     const result = spawnSync('bash', ['-c', String(checkStep?.run)], {
       cwd: dir,
       encoding: 'utf8',
@@ -157,6 +163,7 @@ describe('the action\'s script, run as the runner runs it', () => {
         ...process.env,
         NO_COLOR: '1',
         GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
         GITHUB_ACTION_PATH: PACKAGE_ROOT,
         RUNNER_TEMP: join(dir, '..'),
         GITHUB_BASE_REF: 'main',
@@ -164,13 +171,14 @@ describe('the action\'s script, run as the runner runs it', () => {
         TRIPWIRE_BASE: inputs.base ?? '',
         TRIPWIRE_FORMAT: 'github',
         TRIPWIRE_SARIF: 'tripwire.sarif',
+        TRIPWIRE_STEP_SUMMARY: 'true',
         TRIPWIRE_PUSH_BEFORE: '',
         ...env,
       },
     });
     const outputs = new Map<string, string>();
     for (const line of readFileSync(outputFile, 'utf8').split('\n').filter(Boolean)) outputs.set(line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1));
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr, outputs };
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
   }
 
   it('on a pull request that breaks a contract: annotations, a SARIF report, exit 1', () => {
@@ -187,6 +195,23 @@ describe('the action\'s script, run as the runner runs it', () => {
     expect(sarif.runs[0]?.results.map((result) => result.ruleId)).toEqual(['no-paid-calls-in-free-tests']);
   });
 
+  it('appends the markdown report to the job summary: the finding, the chain to the SDK, after what was there', () => {
+    const dir = pullRequest({ 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` });
+    const run = runAction(dir);
+    expect(run.code).toBe(1);
+    expect(run.summary).toMatch(/^# earlier step\n## ❌ tripwire found errors: 1 error, 0 warnings\n/);
+    expect(run.summary).toContain('\n| error | test/unit/summary.test.ts:1 | paidImport | free test imports the model SDK \'openai\'');
+    expect(run.summary).toContain('\n```mermaid\nflowchart LR\n  n0["test/unit/summary.test.ts:1"]\n  n1["openai"]\n  n0 --> n1\n```\n');
+  });
+
+  it('leaves the job summary alone with step-summary false, and keeps the exit code', () => {
+    const dir = pullRequest({ 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` });
+    const run = runAction(dir, {}, { TRIPWIRE_STEP_SUMMARY: 'false' });
+    expect(run.summary).toBe('# earlier step\n');
+    expect(run.code).toBe(1);
+    expect(run.outputs.get('exit-code')).toBe('1');
+  });
+
   it('on a clean pull request: no annotation, an empty SARIF report, exit 0', () => {
     const dir = pullRequest({ 'src/version.ts': `export const VERSION = '1.0.1';\n` });
     const run = runAction(dir);
@@ -195,6 +220,7 @@ describe('the action\'s script, run as the runner runs it', () => {
     expect(run.outputs.get('exit-code')).toBe('0');
     const sarif: { runs: { results: unknown[] }[] } = JSON.parse(readFileSync(join(dir, 'tripwire.sarif'), 'utf8'));
     expect(sarif.runs[0]?.results).toEqual([]);
+    expect(run.summary).toMatch(/^# earlier step\n## ✅ tripwire found nothing to fix: 0 errors, 0 warnings\n/);
   });
 
   const VIOLATION = { 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` };

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/check.js';
 import { writeAll } from '../../src/cli/fix.js';
-import { planFixes } from '../../src/cli/fix-plan.js';
+import { planFixes } from '../../src/engine/fix-plan.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
 

@@ -133,6 +133,41 @@ describe('tripwire select, spawned on a real git repository', () => {
     expect(Object.keys(JSON.parse(run.stdout))).toEqual(['base', 'changed', 'selected', 'total']);
   });
 
+  it('prints a Markdown table of the selected ids, their tiers and the files that selected them with --format markdown', () => {
+    const dir = branchWith({ 'src/review/review.ts': 'export const review = 2;\n', 'test/helpers/judge.ts': 'export const judge = 2;\n' });
+    const run = runCli(['select', '--base', 'main', '--format', 'markdown'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const base = git(dir, 'rev-parse', 'main').trim().slice(0, 12);
+    expect(run.stdout).toBe(
+      [
+        '## tripwire select: 1 of 2 paid tests selected',
+        '',
+        `2 changed files since the merge base ${base}.`,
+        '',
+        '| paid test id | tier | selected by (changed file and the glob it matched) |',
+        '| --- | --- | --- |',
+        '| review-basic | gate | src/review/review.ts (src/review/\\*\\*)<br>test/helpers/judge.ts |',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--format markdown says when a global touchfile selected everything, within the tier asked for', () => {
+    const run = runCli(['select', '--base', 'main', '--tier', 'periodic', '--format', 'markdown'], branchWith({ 'test/helpers/run.ts': '' }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('## tripwire select: all 1 paid test selected (tier periodic)\n');
+    expect(run.stdout).toContain('A global touchfile changed (test/helpers/run.ts): every paid test is selected.');
+    expect(run.stdout).toContain('| search-basic | periodic | test/helpers/run.ts (global touchfile) |\n');
+    expect(run.stdout).not.toContain('review-basic');
+  });
+
+  it('--format markdown with nothing selected: the count, and no empty table', () => {
+    const run = runCli(['select', '--base', 'main', '--format', 'markdown'], branchWith({ 'README.md': '# readme\n' }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^## tripwire select: 0 of 2 paid tests selected\n\n1 changed file since the merge base [0-9a-f]{12}\.\n$/);
+  });
+
   it('exits 2 with the fetch hint when the base ref is missing', () => {
     const run = runCli(['select', '--base', 'origin/main'], branchWith({ 'test/helpers/judge.ts': '' }));
     expect(run.code).toBe(2);

@@ -82,4 +82,26 @@ describe('json', () => {
     expect(output.indexOf('"column"')).toBeLessThan(output.indexOf('"message"'));
     expect(output.indexOf('"errors"')).toBeLessThan(output.indexOf('"suppressed"'));
   });
+
+  it('prints neither the chain nor the maps coverage that the markdown report draws: the output contract has no such keys', () => {
+    const withExtras: CheckResult = {
+      findings: [
+        {
+          ruleId: 'no-paid-calls-in-free-tests',
+          messageId: 'paidImport',
+          severity: 'error',
+          file: 'test/unit/a.test.ts',
+          line: 1,
+          column: 1,
+          message: 'm',
+          chain: [{ label: 'test/unit/a.test.ts', file: 'test/unit/a.test.ts', line: 1 }, { label: 'openai', file: 'test/unit/a.test.ts' }],
+        },
+      ],
+      summary: { errors: 1, warnings: 0, files: 1, rules: 7, ms: 1 },
+      coverage: { touchfileMaps: ['E2E_TOUCHFILES'], tierMap: 'E2E_TIERS', ids: [{ id: 'x', file: 't.ts', line: 1, touchfile: true, hasTier: true, tier: 'gate' }] },
+    };
+    const parsed = JSON.parse(json(withExtras)) as { findings: Record<string, unknown>[] };
+    expect(Object.keys(parsed)).toEqual(['findings', 'summary']);
+    expect(Object.keys(parsed.findings[0] ?? {})).toEqual(['ruleId', 'messageId', 'severity', 'file', 'line', 'column', 'message']);
+  });
 });

@@ -178,10 +178,10 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     });
     expect((await findings(dir)).map((line) => line.slice(0, line.indexOf(',')))).toEqual([
       'docs/site/01-overview.mdx:1:30 names ./05-generating-text.mdx',
-      'skills/plan/plugin.json:1:15 names skills/gone/SKILL.md',
       'skills/plan/SKILL.md:3:9 names skills/review/SKILL.md',
       'skills/plan/SKILL.md:3:45 names ./checklist.md',
       'skills/plan/SKILL.md:3:82 names /skills/NOTES.md',
+      'skills/plan/plugin.json:1:15 names skills/gone/SKILL.md',
     ]);
   });
 

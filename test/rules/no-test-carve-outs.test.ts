@@ -48,11 +48,11 @@ describe('no-test-carve-outs on fixtures/shipped (a skills catalog)', () => {
     });
     const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
     expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity}${f.message.endsWith('first.') ? ' (counted)' : ''}`)).toEqual([
+      'skills/review/SKILL.md:3:4 testOnlyEnvMention warn (counted)',
       'skills/review/fetch.sh:2:11 testOnlyEnvVar error',
       'skills/review/fetch.sh:3:9 testOnlyEnvVar error',
-      'skills/review/SKILL.md:3:4 testOnlyEnvMention warn (counted)',
     ]);
-    expect(result.findings[2]?.message).toMatch(/ Named 3 times in this file; this is the first\.$/);
+    expect(result.findings[0]?.message).toMatch(/ Named 3 times in this file; this is the first\.$/);
   });
 
   it('reports shipped code that reads a test-only variable as an error, and a string that only names it only under the strict preset', async () => {

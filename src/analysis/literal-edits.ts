@@ -1,6 +1,6 @@
 import type * as TS from 'typescript';
-import { loadTypeScript, parseScript, syntaxErrors } from '../../src/parse/typescript.js';
-import type { Loc } from '../../src/types.js';
+import { loadTypeScript, parseScript, syntaxErrors } from '../parse/typescript.js';
+import type { Loc } from '../types.js';
 
 /**
  * Minimal, syntax-preserving edits of a literal map or list written in a
