@@ -14,6 +14,8 @@
 //   large-file     a test imports a 50 MB generated module (over limits.maxFileBytes: one fileTooLarge finding)
 //   large-map      a touchfile map and a tier map of 20,000 entries each, ids from a 20,000-element literal list (clean)
 //   removed-tokens 50,000 removed tokens; 40 guides of 2,000 lines, each naming one (40 removedToken warnings)
+//   many-files     the synthetic harness of bench/generate.mjs at 67,500 test files: about 100,000 tracked files
+//                  (its seeded paid calls in free tests are the findings; generated once, ~10 min)
 //
 // Timings live here and in the README, never in test assertions.
 
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median, RSS_SOURCE, runOnce } from './lib/measure.mjs';
 import { commitAll, initRepository } from './lib/repo.mjs';
+import { generate } from './generate.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH);
@@ -99,6 +102,20 @@ const CASES = {
   },
 };
 
+/** 67,500 test files of the synthetic harness come with their helpers, maps and skills: ~100,000 tracked files. */
+const MANY_FILES_SIZE = 67_500;
+
+CASES['many-files'] = {
+  label: 'a 100,000-file repository (the synthetic harness of bench/generate.mjs)',
+  prepare(dir) {
+    const meta = generate({ size: MANY_FILES_SIZE, out: dir, log: (line) => process.stderr.write(`${line} `) });
+    this.label = `a ${meta.counts.files.toLocaleString('en')}-file repository (the synthetic harness of bench/generate.mjs at ${MANY_FILES_SIZE.toLocaleString('en')} test files)`;
+    // The generator seeds paid calls into free tests; a correct check reports exactly those, as errors.
+    this.expect = { exit: 1, findings: meta.expectedFindings.map((finding) => `${finding.ruleId} ${finding.file}`), byFile: true };
+    return dir;
+  },
+};
+
 const HELP = `Usage: node bench/adversarial.mjs [options]   (npm run bench:adversarial -- [options] builds first)
 
   --only IDS      comma-separated cases (default: all): ${Object.keys(CASES).join(', ')}
@@ -111,6 +128,7 @@ const HELP = `Usage: node bench/adversarial.mjs [options]   (npm run bench:adver
 
 function prepare(id, outDir) {
   const dir = path.join(outDir, id);
+  if (CASES[id].prepare) return CASES[id].prepare(dir);
   const marker = path.join(outDir, `${id}.generated`);
   if (existsSync(marker) && readFileSync(marker, 'utf8') === String(GENERATOR)) return dir;
   rmSync(dir, { recursive: true, force: true });
@@ -131,7 +149,7 @@ function validate(run, expected) {
     return `exit ${run.exitCode}, no JSON report: ${(run.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`;
   }
   if (run.exitCode !== expected.exit) return `exit ${run.exitCode}, expected ${expected.exit}`;
-  const got = report.findings.map((f) => `${f.ruleId}/${f.messageId} ${f.file}`).sort();
+  const got = report.findings.map((f) => (expected.byFile ? `${f.ruleId} ${f.file}` : `${f.ruleId}/${f.messageId} ${f.file}`)).sort();
   const want = [...expected.findings].sort();
   if (JSON.stringify(got) !== JSON.stringify(want)) return `findings ${JSON.stringify(got.slice(0, 4))}${got.length > 4 ? ` (+${got.length - 4})` : ''}, expected ${JSON.stringify(want.slice(0, 4))}`;
   return null;
