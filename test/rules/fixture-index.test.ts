@@ -4,11 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { RULE_IDS } from '../../src/rule-ids.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
-import { fixtureRepo } from '../support/overlay.js';
+import { rules } from '../../rules/index.js';
+import { fixtureRepo, fixtureRepoWithBase } from '../support/overlay.js';
 
 interface Case {
   repo: string;
   overlay?: string;
+  /** An overlay (or `repo` itself) committed as HEAD~1 under the case's own state: the case is checked with `base: 'HEAD~1'`. */
+  base?: string;
   why?: string;
   findings?: string[];
 }
@@ -24,7 +27,10 @@ function indexOf(rule: string): Index {
 
 /** `file:line messageId` of every finding of `rule` in the built case, in report order. */
 async function findingsOf(rule: string, item: Case): Promise<string[]> {
-  const result = await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false });
+  const result =
+    item.base === undefined
+      ? await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false })
+      : await check({ cwd: fixtureRepoWithBase(item.repo, item.base, item.overlay), cache: false, base: 'HEAD~1' });
   return result.findings.filter((f) => f.ruleId === rule).map((f) => `${f.file}:${f.line} ${f.messageId}`);
 }
 
@@ -43,6 +49,14 @@ describe.each(RULE_IDS.map((rule) => [rule]))('%s', (rule) => {
       expect(item.why).toBeTruthy();
       expect(item.findings?.length).toBeGreaterThan(0);
     }
+  });
+
+  // A message id no bad case produces is a finding kind whose branch can be deleted with the suite green.
+  it('lists every message id of the rule in at least one bad case', () => {
+    const definition = rules.find((candidate) => candidate.id === rule);
+    expect(definition).toBeDefined();
+    const listed = new Set(index.bad.flatMap((item) => (item.findings ?? []).map((finding) => finding.split(' ')[1])));
+    expect(Object.keys(definition?.meta.messages ?? {}).filter((id) => !listed.has(id))).toEqual([]);
   });
 
   it.each(index.good.map((item) => [item.overlay ?? item.repo, item]))('good: %s has no finding of the rule', async (_name, item) => {
