@@ -25,6 +25,10 @@ function indexOf(rule: string): Index {
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'rules', rule, 'fixtures.json'), 'utf8')) as Index;
 }
 
+function caseName(item: Case): string {
+  return `${item.overlay ?? item.repo}${item.base === undefined ? '' : ` (on ${item.base})`}`;
+}
+
 /** `file:line messageId` of every finding of `rule` in the built case, in report order. */
 async function findingsOf(rule: string, item: Case): Promise<string[]> {
   const result =
@@ -59,11 +63,11 @@ describe.each(RULE_IDS.map((rule) => [rule]))('%s', (rule) => {
     expect(Object.keys(definition?.meta.messages ?? {}).filter((id) => !listed.has(id))).toEqual([]);
   });
 
-  it.each(index.good.map((item) => [item.overlay ?? item.repo, item]))('good: %s has no finding of the rule', async (_name, item) => {
+  it.each(index.good.map((item) => [caseName(item), item]))('good: %s has no finding of the rule', async (_name, item) => {
     expect(await findingsOf(rule, item)).toEqual([]);
   });
 
-  it.each(index.bad.map((item) => [item.overlay ?? item.repo, item]))('bad: %s has exactly the listed findings of the rule', async (_name, item) => {
+  it.each(index.bad.map((item) => [caseName(item), item]))('bad: %s has exactly the listed findings of the rule', async (_name, item) => {
     expect(await findingsOf(rule, item)).toEqual(item.findings);
   });
 });
