@@ -4,11 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { RULE_IDS } from '../../src/rule-ids.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
-import { fixtureRepo } from '../support/overlay.js';
+import { rules } from '../../rules/index.js';
+import { fixtureRepo, fixtureRepoWithBase } from '../support/overlay.js';
 
 interface Case {
   repo: string;
   overlay?: string;
+  /** An overlay (or `repo` itself) committed as HEAD~1 under the case's own state: the case is checked with `base: 'HEAD~1'`. */
+  base?: string;
   why?: string;
   findings?: string[];
 }
@@ -22,9 +25,16 @@ function indexOf(rule: string): Index {
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'rules', rule, 'fixtures.json'), 'utf8')) as Index;
 }
 
+function caseName(item: Case): string {
+  return `${item.overlay ?? item.repo}${item.base === undefined ? '' : ` (on ${item.base})`}`;
+}
+
 /** `file:line messageId` of every finding of `rule` in the built case, in report order. */
 async function findingsOf(rule: string, item: Case): Promise<string[]> {
-  const result = await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false });
+  const result =
+    item.base === undefined
+      ? await check({ cwd: fixtureRepo(item.repo, item.overlay), cache: false })
+      : await check({ cwd: fixtureRepoWithBase(item.repo, item.base, item.overlay), cache: false, base: 'HEAD~1' });
   return result.findings.filter((f) => f.ruleId === rule).map((f) => `${f.file}:${f.line} ${f.messageId}`);
 }
 
@@ -45,11 +55,19 @@ describe.each(RULE_IDS.map((rule) => [rule]))('%s', (rule) => {
     }
   });
 
-  it.each(index.good.map((item) => [item.overlay ?? item.repo, item]))('good: %s has no finding of the rule', async (_name, item) => {
+  // A message id no bad case produces is a finding kind whose branch can be deleted with the suite green.
+  it('lists every message id of the rule in at least one bad case', () => {
+    const definition = rules.find((candidate) => candidate.id === rule);
+    expect(definition).toBeDefined();
+    const listed = new Set(index.bad.flatMap((item) => (item.findings ?? []).map((finding) => finding.split(' ')[1])));
+    expect(Object.keys(definition?.meta.messages ?? {}).filter((id) => !listed.has(id))).toEqual([]);
+  });
+
+  it.each(index.good.map((item) => [caseName(item), item]))('good: %s has no finding of the rule', async (_name, item) => {
     expect(await findingsOf(rule, item)).toEqual([]);
   });
 
-  it.each(index.bad.map((item) => [item.overlay ?? item.repo, item]))('bad: %s has exactly the listed findings of the rule', async (_name, item) => {
+  it.each(index.bad.map((item) => [caseName(item), item]))('bad: %s has exactly the listed findings of the rule', async (_name, item) => {
     expect(await findingsOf(rule, item)).toEqual(item.findings);
   });
 });
