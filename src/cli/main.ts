@@ -7,7 +7,7 @@ import { EnvironmentError, GIT_MISSING, isGitMissing, UsageError } from '../erro
 import { warnCacheRefused } from './cache-warning.js';
 import { resolveCwd } from './cwd.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
-import type { StoredRun } from '../results-cache.js';
+import type { StoredRun } from '../engine/results-cache.js';
 import { DOCS_BASE_URL } from '../rule.js';
 import { closest } from '../util/closest.js';
 import { terminalProgress, wantsProgress } from '../util/progress.js';
@@ -301,7 +301,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     ...(values['update-baseline'] === true && { updateBaseline: true }),
   };
   // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
-  const probe = values.cache && values['update-baseline'] !== true ? await (await import('../results-cache.js')).probeResults(options) : null;
+  const probe = values.cache && values['update-baseline'] !== true ? await (await import('../engine/results-cache.js')).probeResults(options) : null;
   // Only the markdown report shows the maps' coverage: no other format pays for it, and a stored verdict without it is recomputed.
   const coverage = format === 'markdown';
   const hit = probe?.hit && (!coverage || probe.hit.coverage !== undefined) ? probe.hit : null;

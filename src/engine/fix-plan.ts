@@ -1,4 +1,4 @@
-import { applyBaseline } from '../baseline.js';
+import { applyBaseline } from './baseline.js';
 import { evaluate, type SelectedRule } from '../check.js';
 import type { RepoModel } from '../model/model.js';
 import type { Finding, Fix, TextEdit } from '../types.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Rule } from 'eslint';
-import { applyBaseline } from '../baseline.js';
+import { applyBaseline } from '../engine/baseline.js';
 import { buildModelSync, evaluate, selectRules } from '../check.js';
 import { toPosix } from '../util/path.js';
 import { ConfigError } from '../config/errors.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyBaseline } from '../../src/baseline.js';
+import { applyBaseline } from '../../src/engine/baseline.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { loadConfigSync } from '../../src/config/load.js';
 import { EMPTY_FROZEN, frozenManifestSchema, parseManifest } from '../../src/config/manifest.js';

@@ -2,19 +2,19 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckOptions } from './check.js';
-import { CONFIG_FILE_NAMES } from './config/names.js';
-import { findRoot } from './config/root.js';
-import { cacheDirectory } from './facts/cache.js';
-import type { RuleMetaForReport } from './report/index.js';
-import { fileBlobId } from './repo/blob-id.js';
-import { cacheRefusal } from './repo/cache-guard.js';
-import { discoverFiles } from './repo/files.js';
-import { gitOutput } from './repo/git.js';
-import type { Finding, MapCoverage, Summary } from './types.js';
-import { cacheSecret, sealed, unsealed, type CacheSecret } from './util/cache-secret.js';
-import { VERSION } from './version.js';
-import { writeFileAtomic } from './util/fs.js';
+import type { CheckOptions } from '../check.js';
+import { CONFIG_FILE_NAMES } from '../config/names.js';
+import { findRoot } from '../config/root.js';
+import { cacheDirectory } from '../facts/cache.js';
+import type { RuleMetaForReport } from '../report/index.js';
+import { fileBlobId } from '../repo/blob-id.js';
+import { cacheRefusal } from '../repo/cache-guard.js';
+import { discoverFiles } from '../repo/files.js';
+import { gitOutput } from '../repo/git.js';
+import type { Finding, MapCoverage, Summary } from '../types.js';
+import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { VERSION } from '../version.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 // The whole-run result cache. A check is a pure function of the files it
 // lists, the files it read outside that listing, the configuration, the
@@ -176,8 +176,8 @@ let fingerprint: string | undefined;
  */
 function toolFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
-  // This module lives in `<code>/src`; the rules in `<code>/rules` (`<code>` is dist/ once built).
-  const code = dirname(dirname(fileURLToPath(import.meta.url)));
+  // This module lives in `<code>/src/engine`; the rules in `<code>/rules` (`<code>` is dist/ once built).
+  const code = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
   const hash = createHash('sha1');
   for (const dir of ['src', 'rules']) {
     let names: string[];

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
-import { ConfigError } from './config/errors.js';
-import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from './util/json-keys.js';
-import type { RepoModel } from './model/model.js';
-import { FILE_START, lineIndex, rangeLoc } from './model/positions.js';
-import type { Finding, Loc } from './types.js';
-import { formatBytes, MAX_INPUT_BYTES, readBounded } from './repo/read.js';
-import { writeFileAtomic } from './util/fs.js';
-import { compareText } from './util/order.js';
+import { ConfigError } from '../config/errors.js';
+import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
+import type { RepoModel } from '../model/model.js';
+import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
+import type { Finding, Loc } from '../types.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { compareText } from '../util/order.js';
 
 export const DEFAULT_BASELINE = '.tripwire/baseline.json';
 

@@ -1,0 +1,88 @@
+import { RULE_IDS } from '../rule-ids.js';
+import type { RepoModel } from '../model/model.js';
+import type { Finding } from '../types.js';
+import type { Progress } from '../util/progress.js';
+import { roundMs, type RuleTime } from '../util/timing.js';
+import { type SelectedRule } from './types.js';
+import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, complexGlobs, uncheckedSubmodules } from './core-checks.js';
+
+/**
+ * Runs the selected rules over a model and applies what every surface applies:
+ * tripwire's own findings about its inputs, then `tripwire-disable` comments.
+ */
+export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null, observe?: { rules: RuleTime[]; progress?: Progress }): { findings: Finding[]; suppressed: number } {
+  const findings: Finding[] = [];
+  for (const { rule, severity, options: ruleOptions, preset } of selected) {
+    observe?.progress?.phase(`checking ${rule.id}`);
+    const started = performance.now();
+    const factsBefore = model.stats.factsMs;
+    const produced = rule.check(model, ruleOptions);
+    // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
+    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)) });
+    for (const finding of produced) {
+      const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
+      // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
+      if (heuristic === 'off' && preset === 'recommended') continue;
+      const kindSeverity = heuristic === true && preset === 'recommended' ? 'warn' : severity;
+      const converted = toFinding(rule.id, finding.messageId, kindSeverity, finding.file, finding.loc, finding.message, finding.related);
+      if (finding.fix) converted.fix = finding.fix;
+      if (finding.chain && finding.chain.length > 0) converted.chain = finding.chain;
+      findings.push(converted);
+    }
+  }
+  observe?.progress?.phase('core checks');
+  findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
+  findings.push(...uncheckedSubmodules(model));
+  for (const problem of model.paidList().problems) {
+    findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
+  }
+  const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
+  for (const problem of model.reportedProblems()) {
+    findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
+  }
+  const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
+  return { findings: kept, suppressed };
+}
+
+/** One finding per defect: the same kind at the same place, however many paths led there, is reported once. */
+function onePerDefect(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.ruleId}\0${finding.messageId}\0${finding.file}:${finding.line}:${finding.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * `// tripwire-disable-next-line <rule> -- <reason>` silences a finding only
+ * with a reason; without one the comment is itself a finding and silences nothing.
+ */
+function applySuppressions(model: RepoModel, findings: Finding[], enabled: ReadonlySet<string>): { kept: Finding[]; suppressed: number } {
+  const invalid: Finding[] = [];
+  for (const file of model.loadedFiles()) {
+    for (const suppression of model.facts(file)?.suppressions ?? []) {
+      const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
+      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'unknownRule', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
+      if (suppression.reason !== null) continue;
+      const named = suppression.rules.filter((id) => enabled.has(id));
+      const ids = suppression.rules.length === 0 ? ['invalid-suppression'] : named;
+      for (const id of ids) {
+        invalid.push(toFinding(id, SUPPRESSION_WITHOUT_REASON, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
+      }
+    }
+  }
+  let suppressed = 0;
+  const kept = findings.filter((finding) => {
+    const silenced = model.facts(finding.file)?.suppressions.some(
+      (s) =>
+        s.reason !== null &&
+        (s.rules.length === 0 || s.rules.includes(finding.ruleId)) &&
+        (s.scope === 'next-line' ? s.loc.endLine + 1 === finding.line : s.loc.line === finding.line),
+    );
+    if (silenced) suppressed++;
+    return !silenced;
+  });
+  return { kept: [...kept, ...invalid], suppressed };
+}

@@ -1,0 +1,78 @@
+// The one pipeline both surfaces run, top to bottom: open the project (configuration,
+// file listing, diff) → the rule set (options parsed once) → evaluate the rules, then
+// tripwire's own findings and the suppressions → the baseline → narrow to what this
+// run reports → one order. The CLI adds its result cache around it (results-cache.ts);
+// the ESLint adapter evaluates rule by rule over the same project (project.ts).
+import { join } from 'node:path';
+import type { RepoModel } from '../model/model.js';
+import { mapCoverage } from '../model/coverage.js';
+import { fileBlobId } from '../repo/blob-id.js';
+import type { CheckResult } from '../types.js';
+import { roundMs, stopwatch, type RuleTime } from '../util/timing.js';
+import { type CheckOptions, type RunResult } from './types.js';
+import { buildModel } from './project.js';
+import { selectRules } from './rule-set.js';
+import { evaluate } from './evaluate.js';
+import { assertSomethingToCheck, assertPathsListed, narrow } from './narrow.js';
+import { applyBaselineStep } from './baseline-step.js';
+
+export async function check(options: CheckOptions): Promise<CheckResult> {
+  const { findings, summary, coverage } = await run(options);
+  return { findings, summary, ...(coverage && { coverage }) };
+}
+
+export async function run(options: CheckOptions): Promise<RunResult> {
+  const started = performance.now();
+  const watch = stopwatch();
+  const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
+  watch.lap('configuration and file listing');
+  assertSomethingToCheck(model, configPath);
+  // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
+  if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
+  const selected = selectRules(model.config, options.rules, configPath);
+  const rules: RuleTime[] = [];
+  const factsBefore = model.stats.factsMs;
+  const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) });
+  const factsMs = model.stats.factsMs - factsBefore;
+  const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);
+  watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
+  watch.lap('core checks and suppressions', factsMs + rulesMs);
+  options.progress?.phase('saving the fact cache');
+  cache.save();
+  watch.lap('fact cache save');
+
+  const known = applyBaselineStep(model, findings, selected, options);
+  const reported = narrow(model, known.kept, options, root);
+  watch.lap('baseline and narrowing');
+  const errors = reported.filter((f) => f.severity === 'error').length;
+  return {
+    findings: reported,
+    summary: {
+      errors,
+      warnings: reported.length - errors,
+      files: model.files.length,
+      rules: selected.length,
+      ms: Math.round(performance.now() - started),
+      ...(suppressed > 0 && { suppressed }),
+      ...(known.baselined > 0 && { baselined: known.baselined }),
+      ...(known.fixed > 0 && { baselineFixed: known.fixed }),
+      ...(known.written !== undefined && { baselineWritten: known.written }),
+    },
+    ...(options.coverage === true && { coverage: mapCoverage(model) }),
+    root,
+    model,
+    rulesRun: selected.map((s) => s.rule),
+    outsideInputs: outsideInputs(model),
+    cacheRefused,
+    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read } },
+  };
+}
+
+export function outsideInputs(model: RepoModel): Map<string, string | null> {
+  const inputs = new Map(model.outsideInputs());
+  // The manifests are read whether or not git lists them (a baseline may be ignored).
+  for (const manifest of [model.config.frozen, model.config.locks, model.config.baseline]) {
+    if (!model.fileSet.has(manifest)) inputs.set(manifest, fileBlobId(join(model.root, manifest)));
+  }
+  return inputs;
+}
