@@ -7,11 +7,9 @@ import { EnvironmentError, GIT_MISSING, isGitMissing, UsageError } from '../erro
 import { warnCacheRefused } from './cache-warning.js';
 import { resolveCwd } from './cwd.js';
 import { isReporterName, REPORTER_NAMES, report, shouldColor } from '../report/index.js';
-import type { StoredRun } from '../engine/results-cache.js';
-import { DOCS_BASE_URL } from '../rule.js';
 import { closest } from '../util/closest.js';
 import { terminalProgress, wantsProgress } from '../util/progress.js';
-import { formatStats, roundMs, type RunStats } from '../util/timing.js';
+import { formatStats, roundMs } from '../util/timing.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { writeFileAtomic } from '../util/fs.js';
 
@@ -300,38 +298,19 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     ...(values.baseline === false && { baseline: false }),
     ...(values['update-baseline'] === true && { updateBaseline: true }),
   };
-  // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
-  const probe = values.cache && values['update-baseline'] !== true ? await (await import('../engine/results-cache.js')).probeResults(options) : null;
-  // Only the markdown report shows the maps' coverage: no other format pays for it, and a stored verdict without it is recomputed.
+  // Only the markdown report shows the maps' coverage: no other format pays for it.
   const coverage = format === 'markdown';
-  const hit = probe?.hit && (!coverage || probe.hit.coverage !== undefined) ? probe.hit : null;
-  let verdict: StoredRun;
-  let stats: RunStats | null = null;
-  if (hit) {
-    verdict = hit;
-  } else {
-    const { CORE_RULES, run, severityOf } = await import('../check.js');
-    const progress = wantsProgress(io.stderrIsTTY === true, io.env) ? terminalProgress({ write: io.stderr, ...(io.progressAfterMs !== undefined && { afterMs: io.progressAfterMs }) }) : undefined;
-    let result;
-    try {
-      result = await run({ ...options, ...(coverage && { coverage }), ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(progress && { progress }) });
-    } finally {
-      progress?.done();
-    }
-    stats = result.stats;
-    warnCacheRefused(io, result.cacheRefused);
-    verdict = {
-      root: result.root,
-      findings: result.findings,
-      summary: result.summary,
-      rules: [
-        ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
-        ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}core-checks.md#${id}`, messages: core.messages })),
-      ],
-      ...(result.coverage && { coverage: result.coverage }),
-    };
-    probe?.store(verdict, result.outsideInputs);
+  const progress = wantsProgress(io.stderrIsTTY === true, io.env) ? terminalProgress({ write: io.stderr, ...(io.progressAfterMs !== undefined && { afterMs: io.progressAfterMs }) }) : undefined;
+  const { verdictOf } = await import('../engine/verdict.js');
+  let outcome;
+  try {
+    // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
+    outcome = await verdictOf({ ...options, ...(coverage && { coverage }), ...(progress && { progress }) });
+  } finally {
+    progress?.done();
   }
+  const { run: verdict, cached: hit, stats } = outcome;
+  warnCacheRefused(io, outcome.cacheRefused);
   const { errors, warnings } = verdict.summary;
   // As ESLint's --quiet: warnings are not printed, but --max-warnings still counts them.
   const shown = values.quiet === true ? { findings: verdict.findings.filter((finding) => finding.severity === 'error'), summary: { ...verdict.summary, warnings: 0 } } : verdict;
