@@ -100,6 +100,8 @@ export function computeSelection(model: RepoModel): SelectionResult {
       const globs = stringList(entry.value);
       if (globs === null) {
         problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileEntry', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
+        // Like an unevaluable value: the key is known, what it was meant to cover is not.
+        touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs: [], map: mapLabel(ref), unevaluated: true });
         continue;
       }
       touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs, map: mapLabel(ref) });
@@ -114,12 +116,14 @@ export function computeSelection(model: RepoModel): SelectionResult {
     if (value === null || value.t !== 'obj') tiersComplete = false;
     if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'malformedTierMap', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
-      if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
-      else if (entry.value.t === 'err') {
-        report('tiers-cover-paid-tests', entry.value.errors);
-        tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
+      if (entry.value.t === 'str') {
+        tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
+        continue;
       }
+      if (entry.value.t === 'err') report('tiers-cover-paid-tests', entry.value.errors);
       else problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'nonStringTier', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
+      // Reported once, here: the key still has a tier entry, its value is unknown.
+      tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
     }
   }
 

@@ -100,6 +100,18 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('reports a malformed touchfile entry once: its key still counts, so its id gets no follow-on finding', async () => {
+    expect(await findings('maps/bad/malformed-touchfile-entry')).toEqual([
+      "test/helpers/judge-touchfiles.json:19:22 touchfiles-cover-paid-tests touchfile entry 'judge-empathy' is not a list of glob strings",
+    ]);
+  });
+
+  it('reports a tier that is not a string once: its key still has a tier, so the touchfile key gets no follow-on finding', async () => {
+    expect(await findings('maps/bad/non-string-tier')).toEqual([
+      "test/helpers/touchfiles.ts:63:24 tiers-cover-paid-tests the tier of 'review-large-diff' is not a string",
+    ]);
+  });
+
   it('reports a duplicate key in an object literal map', async () => {
     expect(await findings('maps/bad/duplicate-key')).toEqual([
       "test/helpers/touchfiles.ts:34:3 touchfiles-cover-paid-tests cannot evaluate the map statically: duplicate key 'summary-long' (first at line 32): JavaScript keeps only the last, and the earlier list is silently dropped",
