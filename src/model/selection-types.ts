@@ -43,6 +43,11 @@ export interface Selection {
    */
   touchfilesComplete?: boolean;
   tiersComplete?: boolean;
+  /**
+   * False when the configured global list is unknown in whole or in part (its file missing, its value not a list of strings,
+   * an item that could not be evaluated): an unknown item may be any file, so "no global covers it" is not reported.
+   */
+  globalsComplete?: boolean;
 }
 
 export interface SelectedId {

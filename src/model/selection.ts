@@ -129,15 +129,19 @@ export function computeSelection(model: RepoModel): SelectionResult {
 
   let globals: Located<string>[] | null = null;
   let globalsAt: SelectionResult['globalsAt'] = null;
+  let globalsComplete = true;
   if (maps?.globals) {
+    const reportedBefore = problems.length;
     const value = readMap('global-touchfiles-present', maps.globals);
     globals = value === null ? null : stringList(value);
     if (value) globalsAt = { file: value.file, loc: value.loc };
     if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', messageId: 'malformedGlobals', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
+    // Every problem reading the list (a missing file, an item that does not evaluate and was left out) leaves part of it unknown.
+    globalsComplete = problems.length === reportedBefore;
   }
 
   const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems, touchfilesComplete);
-  return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete }, problems, mapFiles, selfGates, globalsAt };
+  return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete, globalsComplete }, problems, mapFiles, selfGates, globalsAt };
 }
 
 /** Whether a file is one whose test ids the configuration declares intentionally dynamic. */
