@@ -149,6 +149,12 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('suggests no path for a dead glob when the only near one is the glob itself', async () => {
+    expect(await findings('maps/bad/dead-vendor-glob')).toEqual([
+      "test/helpers/maps/review.ts:14:5 touchfiles-cover-paid-tests glob 'src/*/vendor/**' matches no file: a change there would select nothing. Fix the path, or declare generated paths in maps.generated.",
+    ]);
+  });
+
   it('reports a duplicate key in an object literal map', async () => {
     expect(await findings('maps/bad/duplicate-key')).toEqual([
       "test/helpers/touchfiles.ts:34:3 touchfiles-cover-paid-tests cannot evaluate the map statically: duplicate key 'summary-long' (first at line 32): JavaScript keeps only the last, and the earlier list is silently dropped",
