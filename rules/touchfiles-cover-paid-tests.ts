@@ -53,7 +53,7 @@ export default createRule({
     const { selection, problems } = model.selection();
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
     if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
-      return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'a touchfile map')];
+      return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'touchfile map')];
     }
 
     const entriesByKey = new Map<string, TouchfileEntry[]>();

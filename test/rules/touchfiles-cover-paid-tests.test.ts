@@ -155,6 +155,15 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('reports a missing map configuration once per rule, and the smoke file that only a map could register', async () => {
+    expect(await findings('maps/bad/no-maps')).toEqual([
+      'test/evals/legacy-smoke.test.ts:1:1 touchfiles-cover-paid-tests paid test file declares no test id: no runEval(), describeIfSelected(), judgeCase() and no touchfile entry names test/evals/legacy-smoke.test.ts',
+      'tripwire.config.json:1:1 global-touchfiles-present 15 paid test files but no global touchfile list is configured (maps.globals): configure it, or turn this rule off',
+      'tripwire.config.json:1:1 tiers-cover-paid-tests 15 paid test files but no tier map is configured (maps.tiers): configure it, or turn this rule off',
+      'tripwire.config.json:1:1 touchfiles-cover-paid-tests 15 paid test files but no touchfile map is configured (maps.touchfiles): configure it, or turn this rule off',
+    ]);
+  });
+
   it('reports a duplicate key in an object literal map', async () => {
     expect(await findings('maps/bad/duplicate-key')).toEqual([
       "test/helpers/touchfiles.ts:34:3 touchfiles-cover-paid-tests cannot evaluate the map statically: duplicate key 'summary-long' (first at line 32): JavaScript keeps only the last, and the earlier list is silently dropped",
