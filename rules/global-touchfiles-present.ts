@@ -48,7 +48,9 @@ export default createRule({
     const globals = selection.globals;
     if (globals === null || globalsAt === null) return findings;
     const label = mapLabel(globalsRef);
-    if (globals.length === 0) {
+    // An item that could not be evaluated (reported once, at its node) may be any file: the list is not known to be empty or to miss one.
+    const complete = selection.globalsComplete !== false;
+    if (complete && globals.length === 0) {
       return [...findings, { messageId: 'emptyGlobals', file: globalsAt.file, loc: globalsAt.loc, message: `${label} is empty: a change to the runner, the store or the map itself would select nothing` }];
     }
     const matches = compileGlobs(globals.map((g) => g.value));
@@ -56,7 +58,7 @@ export default createRule({
     const list = globalsAt.file === globalsRef.file ? mapLiteral(model, globalsRef) : null;
     const addGlobal = (path: string) => (list ? oneEditFix('addGlobal', `append '${path}' to ${label}`, globalsRef.file, appendString(list, path)) : {});
 
-    if (options.requireMapFile) {
+    if (complete && options.requireMapFile) {
       const refs = [...touchfileRefs(model.config), ...(model.config.maps?.tiers ? [model.config.maps.tiers] : [])];
       const reported = new Set<string>();
       for (const ref of refs) {
@@ -76,7 +78,7 @@ export default createRule({
     }
 
     for (const required of globalsRef.require) {
-      if (!matches(required)) {
+      if (complete && !matches(required)) {
         findings.push({
           messageId: 'requiredFileNotGlobal',
           file: globalsAt.file,

@@ -43,7 +43,7 @@ export default createRule({
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'tiers-cover-paid-tests');
     const tiersRef = model.config.maps?.tiers;
     const tiers = selection.tiers;
-    if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'a tier map')];
+    if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'tier map')];
     const label = mapLabel(tiersRef);
     const allowed = tiersRef.values;
     // An id a test still declares lacks its touchfile entry: removing its tier would be the wrong fix.

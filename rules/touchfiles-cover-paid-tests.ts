@@ -7,7 +7,7 @@ import type { Located, PaidTestId, TouchfileEntry } from '../src/model/selection
 import { compileGlobs, globBase, globTooComplex, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Fix } from '../src/types.js';
-import { closest } from '../src/util/closest.js';
+import { nearby } from '../src/util/closest.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
 import { insertProperty, propertyAt, removeProperty } from '../src/analysis/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
@@ -53,7 +53,7 @@ export default createRule({
     const { selection, problems } = model.selection();
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
     if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
-      return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'a touchfile map')];
+      return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'touchfile map')];
     }
 
     const entriesByKey = new Map<string, TouchfileEntry[]>();
@@ -94,6 +94,9 @@ export default createRule({
         if (dead) findings.push(dead);
       }
     }
+
+    // Globals that could not be read (reported once, by global-touchfiles-present) may cover any module: no coverage claim rests on them.
+    if (selection.globalsComplete === false) return findings;
 
     // Coverage: the test's own file and every local module whose code it reaches.
     const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
@@ -183,6 +186,9 @@ function isGenerated(generated: readonly string[], glob: string): boolean {
   });
 }
 
+/** Each tried hint is matched against every file: a few near candidates, not all of them. */
+const MAX_HINTS_TRIED = 8;
+
 function nearestPath(model: RepoModel, glob: string): string | undefined {
   const dynamic = isDynamicGlob(glob);
   const target = dynamic ? globBase(glob) : glob;
@@ -193,8 +199,12 @@ function nearestPath(model: RepoModel, glob: string): string | undefined {
     const parts = file.split('/');
     for (let i = 1; i < parts.length; i++) candidates.add(parts.slice(0, i).join('/'));
   }
-  const near = closest(target, [...candidates]);
-  return near === undefined ? undefined : dynamic ? glob.replace(target, near) : near;
+  // A hint is a pattern that would select something: never the glob itself (its base exists, its tail matches nothing), never another dead one.
+  for (const near of nearby(target, [...candidates]).slice(0, MAX_HINTS_TRIED)) {
+    const hint = dynamic ? glob.replace(target, near) : near;
+    if (hint !== glob && model.matching([hint]).length > 0) return hint;
+  }
+  return undefined;
 }
 
 function firstImportLoc(model: RepoModel, file: string, next: string): Located<string>['loc'] {

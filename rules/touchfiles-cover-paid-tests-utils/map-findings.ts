@@ -16,7 +16,7 @@ export function mapProblems<R extends MapRule>(problems: readonly SelectionProbl
   return problems.flatMap(({ rule: owner, messageId, file, loc, message }) => (owner === rule ? [{ messageId: messageId as SelectionMessageIds[R], file, loc, message }] : []));
 }
 
-/** Paid tests exist but the map this rule reads is not configured: nothing can be checked, which is a finding, not a pass. */
+/** Paid tests exist but the map this rule reads is not configured: nothing can be checked, which is a finding, not a pass. `what` is a bare noun ("tier map"). */
 export function missingMapFinding(model: RepoModel, key: string, what: string): RuleFinding<'missingMapConfig'>[] {
   const paid = model.paidTestFiles();
   if (paid.length === 0) return [];

@@ -12,7 +12,7 @@ export interface TouchfileEntry {
   globs: Located<string>[];
   /** The configured map it came from: an export name, or `file#path` for JSON/YAML. */
   map: string;
-  /** The value could not be evaluated (reported); the key still counts, its globs are unknown. */
+  /** The value could not be evaluated, or is not a list of glob strings (reported); the key still counts, its globs are unknown. */
   unevaluated?: true;
 }
 
@@ -31,7 +31,7 @@ export interface PaidTestId {
 export interface Selection {
   /** Every touchfile entry of every configured map, in map order. */
   touchfiles: TouchfileEntry[];
-  /** Test id → its tier (null when the value could not be evaluated), when a tier map is configured. */
+  /** Test id → its tier (null when the value could not be evaluated or is not a string: reported), when a tier map is configured. */
   tiers: Map<string, Located<string | null>> | null;
   /** The global touchfile globs, when configured. */
   globals: Located<string>[] | null;
@@ -43,6 +43,11 @@ export interface Selection {
    */
   touchfilesComplete?: boolean;
   tiersComplete?: boolean;
+  /**
+   * False when the configured global list is unknown in whole or in part (its file missing, its value not a list of strings,
+   * an item that could not be evaluated): an unknown item may be any file, so "no global covers it" is not reported.
+   */
+  globalsComplete?: boolean;
 }
 
 export interface SelectedId {

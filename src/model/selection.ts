@@ -100,6 +100,8 @@ export function computeSelection(model: RepoModel): SelectionResult {
       const globs = stringList(entry.value);
       if (globs === null) {
         problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileEntry', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
+        // Like an unevaluable value: the key is known, what it was meant to cover is not.
+        touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs: [], map: mapLabel(ref), unevaluated: true });
         continue;
       }
       touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs, map: mapLabel(ref) });
@@ -114,26 +116,32 @@ export function computeSelection(model: RepoModel): SelectionResult {
     if (value === null || value.t !== 'obj') tiersComplete = false;
     if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'malformedTierMap', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
-      if (entry.value.t === 'str') tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
-      else if (entry.value.t === 'err') {
-        report('tiers-cover-paid-tests', entry.value.errors);
-        tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
+      if (entry.value.t === 'str') {
+        tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
+        continue;
       }
+      if (entry.value.t === 'err') report('tiers-cover-paid-tests', entry.value.errors);
       else problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'nonStringTier', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
+      // Reported once, here: the key still has a tier entry, its value is unknown.
+      tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
     }
   }
 
   let globals: Located<string>[] | null = null;
   let globalsAt: SelectionResult['globalsAt'] = null;
+  let globalsComplete = true;
   if (maps?.globals) {
+    const reportedBefore = problems.length;
     const value = readMap('global-touchfiles-present', maps.globals);
     globals = value === null ? null : stringList(value);
     if (value) globalsAt = { file: value.file, loc: value.loc };
     if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', messageId: 'malformedGlobals', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
+    // Every problem reading the list (a missing file, an item that does not evaluate and was left out) leaves part of it unknown.
+    globalsComplete = problems.length === reportedBefore;
   }
 
   const { paidIds, selfGates } = readPaidTests(model, evaluator, touchfiles, problems, touchfilesComplete);
-  return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete }, problems, mapFiles, selfGates, globalsAt };
+  return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete, globalsComplete }, problems, mapFiles, selfGates, globalsAt };
 }
 
 /** Whether a file is one whose test ids the configuration declares intentionally dynamic. */

@@ -12,6 +12,17 @@ export function closest(key: string, known: readonly string[]): string | undefin
   return best;
 }
 
+/** The known keys near enough to `key` to be a typo, nearest first (ties in the order given): `closest` is the first. */
+export function nearby(key: string, known: readonly string[]): string[] {
+  const limit = Math.max(1, Math.floor(key.length / 3)) + 1;
+  const near: { candidate: string; distance: number }[] = [];
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < limit) near.push({ candidate, distance });
+  }
+  return near.sort((a, b) => a.distance - b.distance).map((entry) => entry.candidate);
+}
+
 /** Levenshtein distance, one row at a time. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -17,4 +17,20 @@ describe('global-touchfiles-present on fixtures/maps', () => {
       "test/helpers/touchfiles.ts:90:34 global-touchfiles-present GLOBAL_TOUCHFILES does not name the selection map test/helpers/touchfiles.ts (E2E_TOUCHFILES): a one-line edit to the map would deselect tests in silence. Add 'test/helpers/touchfiles.ts'.",
     ]);
   });
+
+  it('reports a computed global once: it may be the map file itself, so no mapFileNotGlobal on top', async () => {
+    expect(await findings('maps/bad/computed-map-file-global')).toEqual([
+      'test/helpers/touchfiles.ts:93:3 global-touchfiles-present cannot evaluate the map statically: cannot evaluate a call to relative() statically',
+    ]);
+  });
+
+  it('reports a computed global once: it may be the required store, so no requiredFileNotGlobal on top', async () => {
+    expect(await findings('maps/bad/computed-required-global')).toEqual([
+      'test/helpers/touchfiles.ts:97:3 global-touchfiles-present cannot evaluate the map statically: cannot evaluate a call to relative() statically',
+    ]);
+  });
+
+  it('counts globals built from a constant: the map file and the required files are named', async () => {
+    expect(await findings('maps/ok/named-global-paths')).toEqual([]);
+  });
 });

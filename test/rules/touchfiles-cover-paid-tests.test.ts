@@ -100,6 +100,70 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('reports a malformed touchfile entry once: its key still counts, so its id gets no follow-on finding', async () => {
+    expect(await findings('maps/bad/malformed-touchfile-entry')).toEqual([
+      "test/helpers/judge-touchfiles.json:19:22 touchfiles-cover-paid-tests touchfile entry 'judge-empathy' is not a list of glob strings",
+    ]);
+  });
+
+  it('reports a tier that is not a string once: its key still has a tier, so the touchfile key gets no follow-on finding', async () => {
+    expect(await findings('maps/bad/non-string-tier')).toEqual([
+      "test/helpers/touchfiles.ts:63:24 tiers-cover-paid-tests the tier of 'review-large-diff' is not a string",
+    ]);
+  });
+
+  it('makes no coverage claim when the globals file is missing: the one finding is the missing file', async () => {
+    expect(await findings('maps/bad/globals-map-missing')).toEqual([
+      "tripwire.config.json:1:1 global-touchfiles-present map file 'test/helpers/globals.ts' (GLOBAL_TOUCHFILES) does not exist",
+    ]);
+  });
+
+  it('makes no coverage claim when the globals are not a list: the one finding is the malformed list', async () => {
+    expect(await findings('maps/bad/malformed-globals')).toEqual(['test/helpers/touchfiles.ts:90:34 global-touchfiles-present GLOBAL_TOUCHFILES is not a list of glob strings']);
+  });
+
+  it('makes no coverage claim when a global cannot be evaluated: it may be the store every test imports', async () => {
+    expect(await findings('maps/bad/computed-required-global')).toEqual([
+      'test/helpers/touchfiles.ts:97:3 global-touchfiles-present cannot evaluate the map statically: cannot evaluate a call to relative() statically',
+    ]);
+  });
+
+  it('still reports the runner as uncovered when the globals are known to be empty', async () => {
+    const result = await check({ cwd: fixtureRepo('maps/good', 'maps/bad/empty-globals'), cache: false, rules: ['touchfiles-cover-paid-tests'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line} ${f.messageId}`)).toEqual([
+      'test/evals/changelog/regressions.test.ts:4 importUncovered',
+      'test/evals/citations/styles.test.ts:5 importUncovered',
+      'test/evals/judge/summary.test.ts:1 importUncovered',
+      'test/evals/judge/tone.test.ts:1 importUncovered',
+      'test/evals/legacy-smoke.test.ts:3 importUncovered',
+      'test/evals/qa/answers.test.ts:4 importUncovered',
+      'test/evals/qa/injection.test.ts:5 importUncovered',
+      'test/evals/qa/refusal.test.ts:5 importUncovered',
+      'test/evals/review-basic.test.ts:5 importUncovered',
+      'test/evals/review-depth.test.ts:4 importUncovered',
+      'test/evals/review-style.test.ts:2 importUncovered',
+      'test/evals/search/ranking.test.ts:4 importUncovered',
+      'test/evals/search/recall.test.ts:4 importUncovered',
+      'test/evals/summary/meetings.test.ts:4 importUncovered',
+      'test/evals/tone/register.test.ts:3 importUncovered',
+    ]);
+  });
+
+  it('suggests no path for a dead glob when the only near one is the glob itself', async () => {
+    expect(await findings('maps/bad/dead-vendor-glob')).toEqual([
+      "test/helpers/maps/review.ts:14:5 touchfiles-cover-paid-tests glob 'src/*/vendor/**' matches no file: a change there would select nothing. Fix the path, or declare generated paths in maps.generated.",
+    ]);
+  });
+
+  it('reports a missing map configuration once per rule, and the smoke file that only a map could register', async () => {
+    expect(await findings('maps/bad/no-maps')).toEqual([
+      'test/evals/legacy-smoke.test.ts:1:1 touchfiles-cover-paid-tests paid test file declares no test id: no runEval(), describeIfSelected(), judgeCase() and no touchfile entry names test/evals/legacy-smoke.test.ts',
+      'tripwire.config.json:1:1 global-touchfiles-present 15 paid test files but no global touchfile list is configured (maps.globals): configure it, or turn this rule off',
+      'tripwire.config.json:1:1 tiers-cover-paid-tests 15 paid test files but no tier map is configured (maps.tiers): configure it, or turn this rule off',
+      'tripwire.config.json:1:1 touchfiles-cover-paid-tests 15 paid test files but no touchfile map is configured (maps.touchfiles): configure it, or turn this rule off',
+    ]);
+  });
+
   it('reports a duplicate key in an object literal map', async () => {
     expect(await findings('maps/bad/duplicate-key')).toEqual([
       "test/helpers/touchfiles.ts:34:3 touchfiles-cover-paid-tests cannot evaluate the map statically: duplicate key 'summary-long' (first at line 32): JavaScript keeps only the last, and the earlier list is silently dropped",
