@@ -14,7 +14,7 @@ const messages = {
   removedFileReference: { description: 'With --base: a link, import or path in code names a file the diff deleted or renamed.' },
   removedFileMention: { description: 'With --base: text names the file name of a file the diff deleted or renamed; one finding per file and name.', heuristic: true },
   removedExportImport: { description: 'With --base: an import names an export the diff removed from its module.' },
-  removedExportMention: { description: 'With --base: code in documentation names an export the diff removed and nothing exports any more.', heuristic: true },
+  removedExportMention: { description: 'With --base: code in documentation uses, as an identifier, an export the diff removed and nothing exports any more.', heuristic: true },
   removedEnvMention: { description: 'With --base: text names an env var whose last read the diff removed; one finding per file and variable.', heuristic: true },
   removedFlagMention: { description: 'With --base: text names a CLI flag the diff removed from its option list; one finding per file and flag.', heuristic: true },
   staleStubRead: { description: 'A fixture stub reads an env var that nothing else in the repository sets or names any more.' },

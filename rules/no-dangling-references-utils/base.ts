@@ -4,7 +4,7 @@ import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/model/seams.js';
-import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
+import { codeIdentifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
 import { isScriptFile } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
@@ -133,7 +133,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
       if (skip(file) || isScriptFile(file)) continue;
       for (const run of textRuns(model, file) ?? []) {
         if (run.where !== 'code' && run.where !== 'fence') continue;
-        for (const { word, index } of identifiers(run.text)) {
+        for (const { word, index } of codeIdentifiers(run.text)) {
           const from = orphaned.get(word);
           if (from !== undefined) findings.push({ messageId: 'removedExportMention', file, loc: subLoc(run.loc, index, word.length), message: `names ${word}, which ${since} removed from ${from}; nothing exports it now. Update or remove the reference.` });
         }
