@@ -16,7 +16,7 @@ const messages = {
   removedExportImport: { description: 'With --base: an import names an export the diff removed from its module.' },
   removedExportMention: { description: 'With --base: code in documentation uses, as an identifier, an export the diff removed and nothing exports any more.', heuristic: true },
   removedEnvMention: { description: 'With --base: text names an env var whose last read the diff removed; one finding per file and variable.', heuristic: true },
-  removedFlagMention: { description: 'With --base: text names a CLI flag the diff removed from its option list; one finding per file and flag.', heuristic: true },
+  removedFlagMention: { description: "With --base: text names a CLI flag the diff removed from its option list, on that CLI's command line or in prose about it; one finding per file and flag.", heuristic: true },
   staleStubRead: { description: 'A fixture stub reads an env var that nothing else in the repository sets or names any more.' },
   staleSeamSet: { description: 'A test sets an env var of the stubs\' family that no stub or other file reads any more.' },
   deadGlob: { description: 'A glob under shipped.exclude, shipped.illustrative, shipped.allow[].files or removed[].allow matches no file.' },
