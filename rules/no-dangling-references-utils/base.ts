@@ -169,11 +169,11 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     // A flag is a reference to the CLI's flag only on its command line or in prose about it, never on another program's command line.
     const identities = new Map<string, CliIdentity>();
     const owner = (flag: string): CliIdentity => {
-      const scripts = oldFlags.get(flag) ?? [];
-      const key = scripts.join('\0');
+      const declaring = oldFlags.get(flag) ?? [];
+      const key = declaring.join('\0');
       let identity = identities.get(key);
       if (!identity) {
-        identity = cliIdentity(model, scripts);
+        identity = cliIdentity(model, declaring);
         identities.set(key, identity);
       }
       return identity;
