@@ -4,11 +4,12 @@ import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/model/seams.js';
-import { identifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
+import { codeIdentifiers, subLoc, textRuns } from '../../src/model/text-scan.js';
 import { isScriptFile } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';
+import { cliFlagMentions, cliIdentity, type CliIdentity } from './cli-mentions.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
@@ -133,7 +134,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
       if (skip(file) || isScriptFile(file)) continue;
       for (const run of textRuns(model, file) ?? []) {
         if (run.where !== 'code' && run.where !== 'fence') continue;
-        for (const { word, index } of identifiers(run.text)) {
+        for (const { word, index } of codeIdentifiers(run.text)) {
           const from = orphaned.get(word);
           if (from !== undefined) findings.push({ messageId: 'removedExportMention', file, loc: subLoc(run.loc, index, word.length), message: `names ${word}, which ${since} removed from ${from}; nothing exports it now. Update or remove the reference.` });
         }
@@ -143,13 +144,16 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
 
   // Env vars whose last read the diff removed, and flags it removed from an option list.
   const oldReads = new Map<string, string>();
-  const oldFlags = new Map<string, string>();
+  const oldFlags = new Map<string, string[]>();
   for (const change of diff.changes) {
     if (change.status === 'added') continue;
     const path = change.oldPath ?? change.path;
     const facts = isScriptFile(path) ? model.oldFacts(path) : null;
     for (const [name, line] of envReads(path, facts, facts ? null : model.oldText(path))) if (!oldReads.has(name)) oldReads.set(name, `${path}:${line}`);
-    for (const flag of facts?.flags ?? []) if (flag.name.startsWith('--') && !oldFlags.has(flag.name)) oldFlags.set(flag.name, path);
+    for (const flag of facts?.flags ?? []) {
+      const owners = oldFlags.get(flag.name) ?? [];
+      if (flag.name.startsWith('--') && !owners.includes(path)) oldFlags.set(flag.name, [...owners, path]);
+    }
   }
   if (oldReads.size > 0) {
     const ignored = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV]);
@@ -162,8 +166,21 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   if (oldFlags.size > 0) {
     const current = new Set(scripts.flatMap((file) => (model.facts(file)?.flags ?? []).map((flag) => flag.name)));
     const goneFlags = [...oldFlags.keys()].filter((flag) => !current.has(flag));
-    for (const { first: mention, count } of firstPerFile(findMentions(model, goneFlags, (file) => skip(file)), (m) => m.token)) {
-      findings.push({ messageId: 'removedFlagMention', file: mention.file, loc: mention.loc, message: `names ${mention.token}, which ${since} removed from the option list in ${oldFlags.get(mention.token) ?? ''}: the CLI rejects it now. Update or remove the reference.${timesNamed(count)}` });
+    // A flag is a reference to the CLI's flag only on its command line or in prose about it, never on another program's command line.
+    const identities = new Map<string, CliIdentity>();
+    const owner = (flag: string): CliIdentity => {
+      const declaring = oldFlags.get(flag) ?? [];
+      const key = declaring.join('\0');
+      let identity = identities.get(key);
+      if (!identity) {
+        identity = cliIdentity(model, declaring);
+        identities.set(key, identity);
+      }
+      return identity;
+    };
+    const references = cliFlagMentions(model, findMentions(model, goneFlags, (file) => skip(file)), owner);
+    for (const { first: mention, count } of firstPerFile(references, (m) => m.token)) {
+      findings.push({ messageId: 'removedFlagMention', file: mention.file, loc: mention.loc, message: `names ${mention.token}, which ${since} removed from the option list in ${(oldFlags.get(mention.token) ?? []).join(', ')}: the CLI rejects it now. Update or remove the reference.${timesNamed(count)}` });
     }
   }
   return findings;

@@ -81,6 +81,63 @@ export function identifiers(text: string): { word: string; index: number }[] {
 }
 
 /**
+ * The identifiers of a line of code that are code: those outside string
+ * literals. A quoted key (`{"outcome": "merge"}`, `'outcome': 1`) and the
+ * content of a string are data, not a name the code uses; an interpolation in
+ * a string (`${outcome()}`, `$(outcome)`) is code again. A quote counts only
+ * when it closes on the same line, and a `'` only where it opens a string
+ * (not after a word character: `don't`), so that an apostrophe or a line cut
+ * inside a string hides nothing.
+ */
+export function codeIdentifiers(text: string): { word: string; index: number }[] {
+  const data = stringRanges(text);
+  if (data.length === 0) return identifiers(text);
+  return identifiers(text).filter(({ index }) => !data.some(([start, end]) => start <= index && index < end));
+}
+
+/** [start, end) of the contents of the string literals of a line, interpolations left out. */
+function stringRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let index = 0;
+  while (index < text.length) {
+    const quote = text[index] ?? '';
+    if ((quote !== '"' && quote !== "'" && quote !== '`') || (quote === "'" && /\w/.test(text[index - 1] ?? ''))) {
+      index += 1;
+      continue;
+    }
+    let end = index + 1;
+    let start = end;
+    const parts: [number, number][] = [];
+    while (end < text.length && text[end] !== quote) {
+      if (text[end] === '\\') end += 2;
+      else if ((text[end] === '$' && (text[end + 1] === '{' || text[end + 1] === '(')) && quote !== "'") {
+        // An interpolation: code up to its matching close.
+        parts.push([start, end]);
+        const open = text[end + 1];
+        const close = open === '{' ? '}' : ')';
+        let depth = 0;
+        end += 1;
+        for (; end < text.length; end += 1) {
+          if (text[end] === open) depth += 1;
+          else if (text[end] === close && --depth === 0) break;
+        }
+        end += 1;
+        start = end;
+      } else end += 1;
+    }
+    if (end >= text.length) {
+      // Not closed on this line: not a string this scan can see.
+      index += 1;
+      continue;
+    }
+    parts.push([start, end]);
+    ranges.push(...parts.filter(([a, b]) => b > a));
+    index = end + 1;
+  }
+  return ranges;
+}
+
+/**
  * Words of prose that name an environment variable: written as one (`$X`,
  * `${X}`, `X=…`, `env.X`), or shaped like one (upper case with an
  * underscore, `REVIEW_FIXTURE`). A bare word like PASS or JSON is prose.

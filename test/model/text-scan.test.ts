@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenOffsets, tokenScanner } from '../../src/model/text-scan.js';
+import { codeIdentifiers, tokenOffsets, tokenScanner } from '../../src/model/text-scan.js';
 
 /** What scanning for each token in turn finds: [token index, offset], by token, then offset. */
 function oneByOne(tokens: readonly string[], line: string): [number, number][] {
@@ -45,5 +45,32 @@ describe('the token scanner', () => {
       [1, 35],
       [2, 60],
     ]);
+  });
+});
+
+describe('the identifiers of a line of code', () => {
+  const words = (line: string): string[] => codeIdentifiers(line).map(({ word }) => word);
+
+  it('keeps a call, an import binding and a member access', () => {
+    expect(words('outcome(threads, degraded)')).toEqual(['outcome', 'threads', 'degraded']);
+    expect(words("import { outcome } from './digest.js';")).toEqual(['import', 'outcome', 'from']);
+    expect(words('const verdict = digest.outcome([], true);')).toEqual(['const', 'verdict', 'digest', 'outcome', 'true']);
+  });
+
+  it('leaves out quoted keys and the contents of strings', () => {
+    expect(words('{"outcome": "merge"}')).toEqual([]);
+    expect(words("{ 'outcome': verdict }")).toEqual(['verdict']);
+    expect(words('jq -r ".outcome" digest.json')).toEqual(['jq', 'r', 'digest', 'json']);
+  });
+
+  it('keeps the code of an interpolation inside a string', () => {
+    expect(words('echo "verdict: ${outcome(threads)}"')).toEqual(['echo', 'outcome', 'threads']);
+    expect(words('`${outcome([], true)} today`')).toEqual(['outcome', 'true']);
+  });
+
+  it('keeps what follows an apostrophe or a quote that does not close on the line', () => {
+    expect(words("outcome's verdict")).toEqual(['outcome', 's', 'verdict']);
+    expect(words("don't call outcome")).toEqual(['don', 't', 'call', 'outcome']);
+    expect(words('"a string cut by the line, then outcome(')).toEqual(['a', 'string', 'cut', 'by', 'the', 'line', 'then', 'outcome']);
   });
 });

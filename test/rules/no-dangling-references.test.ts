@@ -220,6 +220,8 @@ describe('no-dangling-references --base: what the diff removed, still named', ()
   it('reports a removed export, a removed CLI flag and an env var nothing reads any more, where they are still named', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['docs/**/*.md', 'src/**/*.ts'] } }),
+      // `digest`, as the docs run it, is this CLI: its bin, built from src/cli.ts.
+      'package.json': JSON.stringify({ name: 'digest-tools', bin: { digest: 'dist/cli.js' } }),
       'src/cli.ts': `import { parseArgs } from 'node:util';\nimport { digest } from './digest.js';\nconst { values } = parseArgs({ options: { pr: { type: 'string' }, json: { type: 'boolean' } } });\nconsole.log(digest(values.pr ?? ''), values.json, process.env.DIGEST_TRACE);\n`,
       'src/digest.ts': `export function digest(pr: string) {\n  return pr;\n}\nexport function legacyDigest(pr: string) {\n  return pr;\n}\n`,
       'src/report.ts': `import { legacyDigest } from './digest.js';\nexport const report = legacyDigest('1');\n`,
@@ -241,6 +243,29 @@ describe('no-dangling-references --base: what the diff removed, still named', ()
       'src/report.ts:1:1 imports legacyDigest from ./digest.js, which the diff since BASE removed from src/digest.ts: update the import.',
       'test/cli.test.ts:3:15 names DIGEST_TRACE, which nothing reads any more: the diff since BASE removed its last read (src/cli.ts:4 at the base). Remove this leftover.',
     ]);
+  });
+
+  it("reports a removed flag on its CLI's command line or in prose about the CLI, never on another program's command line", async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['docs/**/*.md'] } }),
+      'test/notes.test.ts': `import { test } from 'vitest';\ntest('notes', () => {});\n`,
+      'package.json': JSON.stringify({ name: 'release-kit', bin: { notes: 'dist/notes.js' }, scripts: { draft: 'tsx src/notes.ts --draft' } }),
+      'src/notes.ts': `import { parseArgs } from 'node:util';\nconst { values } = parseArgs({ options: { draft: { type: 'boolean' }, since: { type: 'string' } } });\nconsole.log(values.draft, values.since);\n`,
+      'docs/node.md': '# Notes\n\n```sh\nnode dist/notes.js --since v1.2\n```\n',
+      'docs/npm-script.md': '# Drafts\n\n```sh\nnpm run draft -- --since v1.2\n```\n',
+      'docs/continued.md': '# Tags\n\n```sh\ngit log --since=2.weeks --oneline\nnotes \\\n  --since v1.2\n```\n',
+      'docs/prose.md': '# notes\n\nDrafts release notes from the tags.\n\n## Options\n\nGive `--since` a tag.\n',
+      'docs/other-tools.md': '# Reading history\n\nThe notes CLI drafts from it; this page is about git.\n\n## git\n\nRun `git log --since=2.weeks`; its `--since` takes a date, as in\n`gh search prs --since 2026-01-01` and `env TZ=UTC git shortlog --since v1.2`.\n',
+      'scripts/publish.sh': '#!/bin/sh\nset -e\ngit log --since="$1" --oneline | head\nnpx notes --since "$1"\n',
+      'scripts/git-log.ts': `import { spawnSync } from 'node:child_process';\nspawnSync('git', ['log', '--since', process.argv[2] ?? '']);\n`,
+    });
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFiles(dir, { 'src/notes.ts': `import { parseArgs } from 'node:util';\nconst { values } = parseArgs({ options: { draft: { type: 'boolean' } } });\nconsole.log(values.draft);\n` });
+    commit(dir, 'drop --since');
+    const lines = (await findings(dir, 'main', ['no-dangling-references'])).map((line) => line.replace(/ names --since, .*$/, ''));
+    // docs/other-tools.md (its page names the CLI, its section does not) and scripts/git-log.ts name only git's and gh's --since;
+    // the first --since of docs/continued.md and of scripts/publish.sh is git's.
+    expect(lines).toEqual(['docs/continued.md:6:3', 'docs/node.md:4:20', 'docs/npm-script.md:4:18', 'docs/prose.md:7:7', 'scripts/publish.sh:4:11']);
   });
 
   it('is reported by the CLI with --base, and exits 2 when the base is missing', () => {
