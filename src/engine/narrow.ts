@@ -65,8 +65,8 @@ export function affectedBy(model: RepoModel, changes: readonly FileChange[]): (f
 function fileSetMatters(model: RepoModel, mapFiles: ReadonlySet<string>): (path: string) => boolean {
   const { selection, mapFiles: readFrom } = model.selection();
   const mapModules = new Set([...mapFiles, ...[...readFrom.values()].flat()]);
-  // An entry whose globs could not be evaluated might match anything.
-  if (selection.touchfiles.some((entry) => entry.unevaluated)) return () => true;
+  // An entry or a global whose globs could not be evaluated might match anything.
+  if (selection.touchfiles.some((entry) => entry.unevaluated) || selection.globalsComplete === false) return () => true;
   const globs = [...selection.touchfiles.flatMap((entry) => entry.globs), ...(selection.globals ?? [])].map((glob) => glob.value).filter((glob) => !glob.startsWith('!'));
   const matches = compileGlobs([...globs, ...(model.config.maps?.generated ?? [])]);
   return (path) => mapModules.has(path) || model.isPaidTest(path) || matches(path);

@@ -1,4 +1,5 @@
 import { compileGlobs, globTooComplex } from '../repo/glob.js';
+import { compareText } from '../util/order.js';
 import type { SelectedId, Selection } from './selection-types.js';
 
 /**
@@ -36,7 +37,7 @@ export function selectIds(selection: Selection, changedFiles: readonly string[],
   for (const paid of selection.paidIds) {
     if (changedFiles.includes(paid.file)) add(paid.id, { file: paid.file, glob: paid.file, global: false });
   }
-  return [...selected.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return [...selected.values()].sort((a, b) => compareText(a.id, b.id));
 }
 
 /** A glob refused as too complex (a finding in check) selects on every change: never a paid test missed. */
