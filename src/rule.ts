@@ -45,9 +45,10 @@ export interface RuleMeta<MessageId extends string = string> {
 export interface TripwireRule {
   id: RuleId;
   meta: RuleMeta & { url: string };
-  /** Validates the options of `[severity, options]` in the config; throws the zod error. */
+  /** Validates the options of `[severity, options]` in the config and fills in their defaults; throws the zod error. */
   parseOptions(options: unknown): unknown;
   options: z.ZodType;
+  /** Runs the rule with options `parseOptions` returned (the engine parses them once, when it selects the rules). */
   check(model: RepoModel, options: unknown): RuleFinding[];
 }
 
@@ -67,6 +68,6 @@ export function createRule<Options, MessageIds extends string>(rule: RuleDefinit
     meta: { ...rule.meta, url: `${DOCS_BASE_URL}${rule.id}.md` },
     parseOptions: parse,
     options: rule.options,
-    check: (model, options) => rule.check(model, parse(options)),
+    check: (model, options) => rule.check(model, options as Options),
   };
 }

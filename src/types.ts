@@ -69,11 +69,6 @@ export interface Fix {
   edits: TextEdit[];
 }
 
-export interface RuleDocs {
-  description: string;
-  url: string;
-}
-
 export interface Summary {
   errors: number;
   warnings: number;

@@ -125,10 +125,8 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
 });
 
 describe('the rule registry', () => {
-  it('lists each rule once, in RULE_IDS order', () => {
-    const ids = rules.map((rule) => rule.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(RULE_IDS.filter((id) => ids.includes(id)));
+  it('lists every rule id once, in RULE_IDS order: no id is known and unimplemented', () => {
+    expect(rules.map((rule) => rule.id)).toEqual([...RULE_IDS]);
   });
 });
 

@@ -362,7 +362,7 @@ async function explainCommand(argv: string[], io: Io): Promise<number> {
   if (!rules.some((rule) => rule.id === id)) {
     const known = [...rules.map((r) => r.id), ...Object.keys(CORE_RULES)];
     const near = closest(id, known);
-    throw new UsageError(RULE_IDS.some((k) => k === id) ? `rule '${id}' is not implemented in tripwire ${VERSION} yet` : `unknown rule '${id}'${near === undefined ? '' : ` (did you mean '${near}'?)`}; known: ${known.join(', ')}`);
+    throw new UsageError(`unknown rule '${id}'${near === undefined ? '' : ` (did you mean '${near}'?)`}; known: ${known.join(', ')}`);
   }
   io.stdout(readFileSync(join(PACKAGE_ROOT, 'rules', `${id}.md`), 'utf8'));
   return 0;

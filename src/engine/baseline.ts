@@ -11,8 +11,6 @@ import { formatBytes, MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { compareText } from '../util/order.js';
 
-export const DEFAULT_BASELINE = '.tripwire/baseline.json';
-
 const entry = { ruleId: z.string(), file: z.string(), fingerprint: z.string(), count: z.int().min(1), message: z.string() };
 
 // Version 2 keys each entry on its message id too; a version 1 file (no ids) still reads, matching any kind.

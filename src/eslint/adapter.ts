@@ -219,7 +219,8 @@ function ruleFindings(rule: TripwireRule, context: Rule.RuleContext): Finding[] 
   const entry = entryFor(targetFor(context, tripwireSettings(context.settings)));
   const file = toPosix(relative(entry.model.root, context.filename));
   if (file.startsWith('..') || isAbsolute(file) || !entry.enabled.has(rule.id)) return [];
-  const options = context.options[0] ?? tripwireOptions(entry.model, rule);
+  // Parsed once here (defaults filled in), as the engine parses the configuration's when it selects the rules.
+  const options = rule.parseOptions(context.options[0] ?? tripwireOptions(entry.model, rule));
   const text = context.sourceCode.text;
 
   let model = entry.model;
