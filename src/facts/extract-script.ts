@@ -3,7 +3,7 @@ import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript 
 import type { Loc } from '../types.js';
 import { extractValues } from './extract-values.js';
 import { extractTests } from './extract-tests.js';
-import { calleeName, isEnvObject } from './ast.js';
+import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
 import { extractSeams } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
@@ -121,7 +121,7 @@ class ScriptExtractor {
       mocks: this.mocks,
       units: this.units,
       plants: { env: [...this.plantedEnv].sort(), files: [...this.plantedFiles].sort(), dirs: this.makesDirs },
-      suppressions: extractSuppressions(sourceFile.text, (offset) => this.position(offset)),
+      suppressions: extractSuppressions(sourceFile.text, (offset) => this.position(offset), (offset) => commentStartsAt(ts, sourceFile, offset)),
       parseErrors: syntaxErrors(sourceFile).map((d) => ({
         message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
         loc: this.locOfRange(d.start, d.start + d.length),
@@ -917,9 +917,16 @@ export function hostOf(url: string): string | null {
 
 const SUPPRESSION = /(\/\/|\/\*)\s*tripwire-disable(-next-line|-line)\b([^\n]*)/g;
 
-export function extractSuppressions(text: string, position: (offset: number) => { line: number; column: number }): Suppression[] {
+/**
+ * `tripwire-disable-line` / `-next-line` comments. Like ESLint's directives, a
+ * suppression is a comment that starts with it (`isComment` says where a
+ * comment starts): the same words in a string, a template or in the middle of
+ * another comment (documentation showing the syntax) suppress nothing.
+ */
+export function extractSuppressions(text: string, position: (offset: number) => { line: number; column: number }, isComment: (offset: number) => boolean = () => true): Suppression[] {
   const suppressions: Suppression[] = [];
   for (const match of text.matchAll(SUPPRESSION)) {
+    if (!isComment(match.index)) continue;
     let body = match[3] ?? '';
     if (match[1] === '/*') body = body.replace(/\*\/.*$/, '');
     const [rulesPart = '', ...reasonParts] = body.split(/\s--\s?|^--\s?/);

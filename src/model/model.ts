@@ -17,7 +17,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 14;
+export const FACTS_VERSION = 15;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';

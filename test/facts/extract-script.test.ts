@@ -250,6 +250,38 @@ describe('suppressions and syntax errors', () => {
     ]);
   });
 
+  it('takes only a comment that starts with the directive: in a block, at the end of a file, after the last statement of a block', () => {
+    const code = [
+      'function f() {',
+      '  // tripwire-disable-next-line a -- inside a block',
+      '  g();',
+      '  h(); // tripwire-disable-line b -- trailing',
+      '  // tripwire-disable-next-line c -- before the closing brace',
+      '}',
+      'const s = x + /* tripwire-disable-line d -- between tokens */ y;',
+      '// tripwire-disable-next-line e -- at the end of the file',
+    ].join('\n');
+    expect(extractScriptFacts('t.ts', code).suppressions.map((s) => `${s.loc.line}:${s.loc.column} ${s.rules.join(',')}`)).toEqual(['2:3 a', '4:8 b', '5:3 c', '7:15 d', '8:1 e']);
+  });
+
+  it('ignores the directive in a string, a template, a regular expression and inside another comment (documentation showing the syntax)', () => {
+    // Each of these silenced a real finding: a test's fixture text and a JSDoc line were taken for suppressions.
+    const code = [
+      "const a = '// tripwire-disable-line no-paid-calls-in-free-tests -- in a string';",
+      'const b = `',
+      '// tripwire-disable-next-line no-paid-calls-in-free-tests',
+      "import OpenAI from 'openai';",
+      '`;',
+      'const c = `${a} // tripwire-disable-line x -- in a template tail`;',
+      'const d = /\/\/ tripwire-disable-line y/;',
+      '/**',
+      ' * `// tripwire-disable-next-line <rule> -- <reason>` silences one finding.',
+      ' */',
+      'export const e = 1;',
+    ].join('\n');
+    expect(extractScriptFacts('t.ts', code).suppressions).toEqual([]);
+  });
+
   it('reports syntax errors with their position', () => {
     const facts = extractScriptFacts('t.ts', `const a = ;\n`);
     expect(facts.parseErrors.map((e) => `${e.loc.line}:${e.loc.column} ${e.message}`)).toEqual(['1:11 Expression expected.']);
