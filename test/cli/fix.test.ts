@@ -7,6 +7,7 @@ import { writeAll } from '../../src/cli/fix.js';
 import { planFixes } from '../../src/engine/fix-plan.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
+import { MAP_HARNESS_CONFIG as CONFIG } from '../support/map-harness.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -15,21 +16,6 @@ delete process.env.GIT_WORK_TREE;
 // Each fix kind on a known-bad harness written here, in a real git repository, through the spawned CLI:
 // the dry run's preview, then --write, then `check`: the finding is gone and the map still parses.
 // Beside each, a neighbour where the fix would need a judgement, and none is offered.
-
-const CONFIG = `{
-  "tests": {
-    "include": ["test/**/*.test.ts"],
-    "paid": ["test/evals/**/*.test.ts"],
-    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }],
-    "selfGate": [{ "env": "EVALS_TIER" }]
-  },
-  "maps": {
-    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },
-    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" },
-    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES", "require": ["test/helpers/run.ts"] }
-  }
-}
-`;
 
 const CLEAN_MAP = `export const E2E_TOUCHFILES = {
   'review-basic': ['test/evals/review.test.ts', 'src/review/**'],

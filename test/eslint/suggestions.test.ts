@@ -6,24 +6,10 @@ import { describe, expect, it } from 'vitest';
 import tripwire from '../../src/index.js';
 import { resetModels } from '../../src/eslint/adapter.js';
 import { makeGitRepo } from '../support/repo.js';
+import { MAP_HARNESS_CONFIG as CONFIG } from '../support/map-harness.js';
 
 // The fixes `tripwire fix` applies are ESLint suggestions where all their edits
 // are in the linted file: the same edits, under the fix's own message id.
-
-const CONFIG = `{
-  "tests": {
-    "include": ["test/**/*.test.ts"],
-    "paid": ["test/evals/**/*.test.ts"],
-    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }],
-    "selfGate": [{ "env": "EVALS_TIER" }]
-  },
-  "maps": {
-    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },
-    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" },
-    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES", "require": ["test/helpers/run.ts"] }
-  }
-}
-`;
 
 const MAP = `export const E2E_TOUCHFILES = {
   'gone-eval': ['src/review/**'],
