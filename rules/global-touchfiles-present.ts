@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FILE_START } from '../src/model/positions.js';
-import { mapLabel, touchfileRefs } from '../src/model/selection.js';
+import { mapLabel, touchfileRefs, selectionOf } from '../src/analysis/selection.js';
 import { compileGlobs } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './touchfiles-cover-paid-tests.js';
@@ -41,7 +41,7 @@ export default createRule({
     })
     .refine((options) => options.requireMapFile || options.reason !== undefined, { message: 'requireMapFile: false needs a "reason"', path: ['reason'] }),
   check(model, options) {
-    const { selection, problems, mapFiles, globalsAt } = model.selection();
+    const { selection, problems, mapFiles, globalsAt } = selectionOf(model);
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'global-touchfiles-present');
     const globalsRef = model.config.maps?.globals;
     if (!globalsRef) return [...findings, ...missingMapFinding(model, 'maps.globals', 'global touchfile list')];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { shippedFiles } from '../src/model/seams.js';
+import { shippedFiles } from '../src/analysis/seams.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { baseFindings } from './no-dangling-references-utils/base.js';
 import { deadConfigGlobs } from './no-dangling-references-utils/config-globs.js';

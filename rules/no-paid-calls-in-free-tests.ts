@@ -4,10 +4,11 @@ import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { packageName } from '../src/model/resolve.js';
 import { isScriptFile } from '../src/util/file-kinds.js';
-import { SymbolGraph, type ChainStep } from '../src/model/symbols.js';
+import { SymbolGraph, type ChainStep } from '../src/analysis/symbols.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
 import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-calls-in-free-tests-utils/signatures.js';
+import { freeTestFiles } from '../src/analysis/paid-list.js';
 
 const messages = {
   paidCall: { description: 'A free test file itself spawns a model CLI, requests a metered API host or reads an API key.' },
@@ -47,7 +48,7 @@ export default createRule({
     const findings: RuleFinding<MessageIds>[] = [];
     const pending: Pending[] = [];
 
-    for (const file of model.freeTestFiles()) {
+    for (const file of freeTestFiles(model)) {
       const facts = model.facts(file);
       if (!facts) continue;
       const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { mapLabel } from '../src/model/selection.js';
-import type { Located, PaidTestId, Selection } from '../src/model/selection-types.js';
+import { mapLabel, selectionOf } from '../src/analysis/selection.js';
+import type { Located, PaidTestId, Selection } from '../src/analysis/selection-types.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
 import type { MapRef } from '../src/config/schema.js';
@@ -39,7 +39,7 @@ export default createRule({
   },
   options: z.strictObject({}),
   check(model) {
-    const { selection, problems, selfGates } = model.selection();
+    const { selection, problems, selfGates } = selectionOf(model);
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'tiers-cover-paid-tests');
     const tiersRef = model.config.maps?.tiers;
     const tiers = selection.tiers;

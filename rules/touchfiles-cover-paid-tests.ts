@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { TestClosure } from '../src/model/closure.js';
+import { TestClosure } from '../src/analysis/closure.js';
 import type { RepoModel } from '../src/model/model.js';
 import { FILE_START } from '../src/model/positions.js';
-import { mapLabel, touchfileRefs } from '../src/model/selection.js';
-import type { Located, PaidTestId, TouchfileEntry } from '../src/model/selection-types.js';
+import { mapLabel, touchfileRefs, selectionOf } from '../src/analysis/selection.js';
+import type { Located, PaidTestId, TouchfileEntry } from '../src/analysis/selection-types.js';
 import { compileGlobs, globBase, globTooComplex, isDynamicGlob } from '../src/repo/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Fix } from '../src/types.js';
@@ -50,7 +50,7 @@ export default createRule({
     closure: z.boolean().default(true).describe('Require every local module a paid test imports, transitively, to be covered by its globs or a global.'),
   }),
   check(model, options) {
-    const { selection, problems } = model.selection();
+    const { selection, problems } = selectionOf(model);
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
     if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
       return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'touchfile map')];

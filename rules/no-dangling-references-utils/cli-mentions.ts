@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import type { HeadingFact } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
-import { linesOf } from '../../src/model/seams.js';
-import { pathCandidates, pathTokens, textRuns, tokenOffsets, type ScanRun } from '../../src/model/text-scan.js';
+import { linesOf } from '../../src/analysis/seams.js';
+import { pathCandidates, pathTokens, textRuns, tokenOffsets, type ScanRun } from '../../src/analysis/text-scan.js';
 import { isMarkdownFile } from '../../src/util/file-kinds.js';
 import type { Mention } from './mentions.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { linesOf } from '../../src/model/seams.js';
-import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/model/text-kind.js';
-import { tokenScanner } from '../../src/model/text-scan.js';
+import { linesOf } from '../../src/analysis/seams.js';
+import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/analysis/text-kind.js';
+import { tokenScanner } from '../../src/analysis/text-scan.js';
 import type { Loc } from '../../src/types.js';
 
 /** Files whose history legitimately names what is gone. */

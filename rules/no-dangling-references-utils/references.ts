@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { RepoModel } from '../../src/model/model.js';
-import { scanText, shippedFiles, testAreas } from '../../src/model/seams.js';
-import { isAllowed, isIllustrative, pathCandidates, pathExists, pathTokens, subLoc, textRuns, type RunWhere } from '../../src/model/text-scan.js';
+import { scanText, shippedFiles, testAreas } from '../../src/analysis/seams.js';
+import { isAllowed, isIllustrative, pathCandidates, pathExists, pathTokens, subLoc, textRuns, type RunWhere } from '../../src/analysis/text-scan.js';
 import { scriptLanguage } from '../../src/facts/env-lexical.js';
 import { SHELL_LANGUAGES } from '../../src/facts/extract-markdown.js';
 import { isMarkdownFile } from '../../src/util/file-kinds.js';

@@ -1,5 +1,5 @@
 import type { RepoModel } from '../../src/model/model.js';
-import { isAllowed } from '../../src/model/text-scan.js';
+import { isAllowed } from '../../src/analysis/text-scan.js';
 import { compileGlobs } from '../../src/repo/glob.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';

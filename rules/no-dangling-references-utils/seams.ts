@@ -1,7 +1,7 @@
 import { PAID_ENV } from '../../src/vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { RepoModel } from '../../src/model/model.js';
-import { envUses, isStub, testAreas, type EnvUse } from '../../src/model/seams.js';
+import { envUses, isStub, testAreas, type EnvUse } from '../../src/analysis/seams.js';
 import { isMarkdownFile } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { findMentions } from './mentions.js';

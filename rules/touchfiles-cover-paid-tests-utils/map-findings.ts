@@ -1,7 +1,8 @@
 import type { RepoModel } from '../../src/model/model.js';
 import { FILE_START } from '../../src/model/positions.js';
-import type { MapRule, SelectionMessageIds, SelectionProblem } from '../../src/model/selection.js';
+import type { MapRule, SelectionMessageIds, SelectionProblem } from '../../src/analysis/selection.js';
 import type { MessageKind, RuleFinding } from '../../src/rule.js';
+import { paidTestFiles } from '../../src/analysis/paid-list.js';
 
 /** The kinds every map rule reports about the map it reads. */
 export const MAP_MESSAGES = {
@@ -18,7 +19,7 @@ export function mapProblems<R extends MapRule>(problems: readonly SelectionProbl
 
 /** Paid tests exist but the map this rule reads is not configured: nothing can be checked, which is a finding, not a pass. `what` is a bare noun ("tier map"). */
 export function missingMapFinding(model: RepoModel, key: string, what: string): RuleFinding<'missingMapConfig'>[] {
-  const paid = model.paidTestFiles();
+  const paid = paidTestFiles(model);
   if (paid.length === 0) return [];
   return [
     {

@@ -1,6 +1,6 @@
 import type { FileFacts } from '../facts/types.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import type { RepoModel } from './model.js';
+import type { RepoModel } from '../model/model.js';
 import { SymbolGraph, type NodeId } from './symbols.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { MapCoverage } from '../types.js';
-import type { RepoModel } from './model.js';
-import { mapLabel, touchfileRefs } from './selection.js';
+import type { RepoModel } from '../model/model.js';
+import { mapLabel, touchfileRefs } from '../config/refs.js';
+import { selectionOf } from './selection.js';
 
 /** Every paid test id, once (at its first declaration), against the touchfile and tier maps. */
 export function mapCoverage(model: RepoModel): MapCoverage {
@@ -8,7 +9,7 @@ export function mapCoverage(model: RepoModel): MapCoverage {
   const touchfileMaps = maps ? touchfileRefs(model.config).map(mapLabel) : [];
   const tierMap = maps?.tiers ? mapLabel(maps.tiers) : null;
   if (!maps) return { touchfileMaps, tierMap, ids: [] };
-  const { selection } = model.selection();
+  const { selection } = selectionOf(model);
   const keys = new Set(selection.touchfiles.map((entry) => entry.key.value));
   const rows = new Map<string, MapCoverage['ids'][number]>();
   for (const paid of selection.paidIds) {

@@ -1,9 +1,9 @@
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import type { Expr, FileFacts, MutationFact } from '../facts/types.js';
 import type { Loc } from '../types.js';
-import type { RepoModel } from './model.js';
+import type { RepoModel } from '../model/model.js';
 import { loadYaml } from '../parse/yaml.js';
-import { FILE_START, lineIndex, rangeLoc } from './positions.js';
+import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 import { FORBIDDEN_KEYS, forbiddenKeyMessage } from '../util/json-keys.js';
 
 /** A value evaluated statically, each part with where it was written. */

@@ -1,10 +1,11 @@
 import { posix } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import type { Config, PaidListRef } from '../config/schema.js';
+import { paidEntries } from '../config/refs.js';
+import { compileGlobs } from '../repo/glob.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
-import type { RepoModel } from './model.js';
-import { FILE_START, lineIndex, rangeLoc } from './positions.js';
+import type { RepoModel } from '../model/model.js';
+import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 
 export type PaidListMessageId = 'missingPaidListFile' | 'missingPaidListExport' | 'unevaluablePaidList' | 'malformedPaidList';
 
@@ -25,17 +26,6 @@ export interface PaidList {
   read: { glob: string; file: string; loc: Loc; ref: string }[];
   /** The files the references were read from (the referenced files and those they import from). */
   files: string[];
-}
-
-/** `tests.paid` as a list of entries, whichever of its forms the configuration uses. */
-export function paidEntries(config: Config): (string | PaidListRef)[] {
-  const paid = config.tests.paid;
-  return Array.isArray(paid) ? paid : [paid];
-}
-
-/** The files `tests.paid` names as references, before any is read. */
-export function paidListRefFiles(config: Config): string[] {
-  return paidEntries(config).flatMap((entry) => (typeof entry === 'string' ? [] : [entry.file]));
 }
 
 /**
@@ -139,4 +129,36 @@ function configLocator(model: RepoModel): (keyPath: (string | number)[]) => { fi
     }
     return { file, loc: FILE_START };
   };
+}
+
+const PAID = {};
+
+function paidMatcher(model: RepoModel): { list: PaidList; matches: (file: string) => boolean } {
+  return model.memo(PAID, () => {
+    const list = resolvePaidList(model);
+    return { list, matches: compileGlobs(list.globs) };
+  });
+}
+
+/**
+ * `tests.paid` with its references to the repository's own list evaluated,
+ * once per run: every rule sees the same paid globs, and a reference that
+ * cannot be read is one problem.
+ */
+export function paidList(model: RepoModel): PaidList {
+  return paidMatcher(model).list;
+}
+
+export function isPaidTest(model: RepoModel, file: string): boolean {
+  return paidMatcher(model).matches(file);
+}
+
+export function paidTestFiles(model: RepoModel): string[] {
+  const { matches } = paidMatcher(model);
+  return model.testFiles().filter((file) => matches(file));
+}
+
+export function freeTestFiles(model: RepoModel): string[] {
+  const { matches } = paidMatcher(model);
+  return model.testFiles().filter((file) => !matches(file));
 }

@@ -4,7 +4,7 @@ import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { Loc } from '../types.js';
-import type { RepoModel } from './model.js';
+import type { RepoModel } from '../model/model.js';
 import { textKind } from './text-kind.js';
 import { PAID_COMMANDS, PAID_ENV } from '../vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../vocab/env.js';

@@ -1,10 +1,15 @@
 import { compileGlobs } from '../repo/glob.js';
-import type { Config, MapRef } from '../config/schema.js';
+import type { MapRef } from '../config/schema.js';
+import { mapLabel, touchfileRefs } from '../config/refs.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
-import type { RepoModel } from './model.js';
-import { FILE_START } from './positions.js';
+import type { RepoModel } from '../model/model.js';
+import { FILE_START } from '../model/positions.js';
 import type { Located, PaidTestId, Selection, TouchfileEntry } from './selection-types.js';
+import { paidTestFiles } from './paid-list.js';
+
+// What the configuration points at, for the rules (which read the configuration only through the model and the analyses).
+export { mapLabel, mapRefs, touchfileRefs } from '../config/refs.js';
 
 /** The message ids of the problems found while reading the maps and the ids, by the rule that reports them. */
 export interface SelectionMessageIds {
@@ -38,22 +43,6 @@ export interface SelectionResult {
   selfGates: Map<string, Located<string>[]>;
   /** The evaluated globals list's own location, for findings about the list as a whole. */
   globalsAt: { file: string; loc: Loc } | null;
-}
-
-/** The configured touchfile maps, one or several. */
-export function touchfileRefs(config: Config): MapRef[] {
-  const refs = config.maps?.touchfiles;
-  return refs === undefined ? [] : Array.isArray(refs) ? refs : [refs];
-}
-
-/** Every configured map reference: touchfiles, then tiers, then globals. */
-export function mapRefs(config: Config): MapRef[] {
-  const maps = config.maps;
-  return [...touchfileRefs(config), ...(maps?.tiers ? [maps.tiers] : []), ...(maps?.globals ? [maps.globals] : [])];
-}
-
-export function mapLabel(ref: MapRef): string {
-  return ref.export ?? `${ref.file}#${ref.path ?? ''}`;
 }
 
 /**
@@ -186,7 +175,7 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
     else for (const error of errors) addProblem('unevaluableId', error.file, error.loc, `cannot resolve the test id of ${shape}(): ${error.message}`);
   };
 
-  for (const file of model.paidTestFiles()) {
+  for (const file of paidTestFiles(model)) {
     const facts = model.facts(file);
     if (!facts) continue;
     const before = paidIds.length;
@@ -266,4 +255,11 @@ function propertyPath(value: Value, path: string): Value | null {
     current = current?.t === 'obj' ? current.entries.find((e) => e.key === key)?.value : undefined;
   }
   return current ?? null;
+}
+
+const SELECTION = {};
+
+/** The evaluated maps and paid test ids, computed once per run and shared by the map rules and `select`. */
+export function selectionOf(model: RepoModel): SelectionResult {
+  return model.memo(SELECTION, () => computeSelection(model));
 }

@@ -1,7 +1,7 @@
 import type { ImportFact, Site, Unit } from '../facts/types.js';
 import type { Loc } from '../types.js';
-import type { RepoModel } from './model.js';
-import type { Resolution } from './resolve.js';
+import type { RepoModel } from '../model/model.js';
+import type { Resolution } from '../model/resolve.js';
 
 /**
  * What counts as a sink is the caller's: the symbol graph only knows how

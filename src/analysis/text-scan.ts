@@ -4,7 +4,7 @@ import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, isDynamicGlob } from '../repo/glob.js';
 import type { Loc } from '../types.js';
-import type { RepoModel } from './model.js';
+import type { RepoModel } from '../model/model.js';
 import { FIXTURE_DIRS, linesOf, scanText, testAreas } from './seams.js';
 
 export type RunWhere = 'text' | 'code' | 'fence' | 'link' | 'front-matter' | 'line';

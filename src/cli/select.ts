@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { buildModel, UsageError } from '../check.js';
-import { selectIds } from '../model/select.js';
-import type { Selection } from '../model/selection-types.js';
+import { selectIds } from '../analysis/select.js';
+import type { Selection } from '../analysis/selection-types.js';
 import type { SelectReport } from '../report/select-markdown.js';
 import { changedFiles, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';
 import { warnCacheRefused } from './cache-warning.js';
+import { selectionOf } from '../analysis/selection.js';
 
 const SELECT_FORMATS = ['text', 'json', 'markdown'] as const;
 type SelectFormat = (typeof SELECT_FORMATS)[number];
@@ -56,7 +57,7 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   const base = values.base === undefined ? null : await resolveBase(gitRoot, values.base);
   const changed = await changedFiles(gitRoot, root, { ...(base !== null && { base }), staged: values.staged });
 
-  const { selection, problems } = model.selection();
+  const { selection, problems } = selectionOf(model);
   cache.save();
   const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
   if (broken.length > 0) {

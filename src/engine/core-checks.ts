@@ -6,6 +6,8 @@ import { lineIndex, rangeLoc } from '../model/positions.js';
 import { excludesDirectory, globTooComplex, reachesInto } from '../repo/glob.js';
 import type { MessageKind } from '../rule.js';
 import type { Finding, Loc, Severity } from '../types.js';
+import { selectionOf } from '../analysis/selection.js';
+import { paidList } from '../analysis/paid-list.js';
 
 /** Findings tripwire raises about its own inputs rather than a contract, each with its message ids. */
 export const CORE_RULES = {
@@ -89,7 +91,7 @@ export function unmatchedGlobs(model: RepoModel, configPath: string | null): Fin
       findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', model.configFile, rangeLoc(position, element.offset, element.offset + element.length), `${keyPath.join('.')}[${index}] '${pattern}' matches no file`));
     }
   }
-  for (const { glob, file, loc, ref } of model.paidList().read) {
+  for (const { glob, file, loc, ref } of paidList(model).read) {
     if (glob.startsWith('!') || globTooComplex(glob) !== null || model.matching([glob]).length > 0) continue;
     findings.push(toFinding('unmatched-glob', 'unmatchedGlob', 'error', file, loc, `'${glob}' of ${ref} matches no file`));
   }
@@ -138,9 +140,9 @@ export function complexGlobs(model: RepoModel, configPath: string | null): Findi
     };
     for (const keyPath of CONFIG_GLOBS) walk(tree && findNodeAtLocation(tree, prefix), keyPath, '');
   }
-  for (const { glob, file, loc, ref } of model.paidList().read) report(glob, file, loc, `a glob of ${ref}`);
+  for (const { glob, file, loc, ref } of paidList(model).read) report(glob, file, loc, `a glob of ${ref}`);
   if (model.config.maps) {
-    const { selection } = model.selection();
+    const { selection } = selectionOf(model);
     for (const entry of selection.touchfiles) for (const glob of entry.globs) report(glob.value, glob.file, glob.loc, `the touchfile glob of '${entry.key.value}'`);
     for (const glob of selection.globals ?? []) report(glob.value, glob.file, glob.loc, 'the global touchfile glob');
   }
@@ -157,7 +159,7 @@ export function uncheckedSubmodules(model: RepoModel): Finding[] {
   const { tests, shipped, ignore } = model.config;
   const lists: [string, readonly string[]][] = [
     ['tests.include', tests.include],
-    ['tests.paid', model.paidList().globs],
+    ['tests.paid', paidList(model).globs],
     ['shipped.include', shipped.include],
   ];
   const findings: Finding[] = [];

@@ -5,6 +5,7 @@ import type { Progress } from '../util/progress.js';
 import { roundMs, type RuleTime } from '../util/timing.js';
 import { type SelectedRule } from './types.js';
 import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, complexGlobs, uncheckedSubmodules } from './core-checks.js';
+import { paidList } from '../analysis/paid-list.js';
 
 /**
  * Runs the selected rules over a model and applies what every surface applies:
@@ -33,7 +34,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   observe?.progress?.phase('core checks');
   findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
   findings.push(...uncheckedSubmodules(model));
-  for (const problem of model.paidList().problems) {
+  for (const problem of paidList(model).problems) {
     findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
   }
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;

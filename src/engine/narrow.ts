@@ -1,8 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from '../config/schema.js';
 import type { RepoModel } from '../model/model.js';
-import { paidListRefFiles } from '../model/paid-list.js';
-import { mapRefs } from '../model/selection.js';
+import { paidListRefFiles } from '../config/refs.js';
+import { mapRefs } from '../config/refs.js';
 import { type FileChange } from '../repo/diff.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { Finding } from '../types.js';
@@ -10,6 +10,8 @@ import { UsageError } from '../errors.js';
 import { toPosix } from '../util/path.js';
 import { compareFindings } from '../util/order.js';
 import type { CheckOptions } from './types.js';
+import { selectionOf } from '../analysis/selection.js';
+import { isPaidTest, paidList } from '../analysis/paid-list.js';
 
 /**
  * With no configuration only the default `tests.include` is checked; when it
@@ -48,7 +50,7 @@ export function affectedBy(model: RepoModel, changes: readonly FileChange[]): (f
   const fileSetChanged = changes.some((change) => change.status !== 'modified' && [change.path, ...(change.oldPath ? [change.oldPath] : [])].some(mattersToMaps));
   const mapsChanged = [...mapFiles].some((file) => changed.has(file));
   // The repository's own list of paid globs decides which tests every rule treats as paid.
-  const paidListChanged = model.paidList().files.some((file) => changed.has(file));
+  const paidListChanged = paidList(model).files.some((file) => changed.has(file));
   return (finding) =>
     paidListChanged ||
     changed.has(finding.file) ||
@@ -63,13 +65,13 @@ export function affectedBy(model: RepoModel, changes: readonly FileChange[]): (f
  * no glob reaches (docs/notes.md) cannot revive or kill a glob.
  */
 function fileSetMatters(model: RepoModel, mapFiles: ReadonlySet<string>): (path: string) => boolean {
-  const { selection, mapFiles: readFrom } = model.selection();
+  const { selection, mapFiles: readFrom } = selectionOf(model);
   const mapModules = new Set([...mapFiles, ...[...readFrom.values()].flat()]);
   // An entry or a global whose globs could not be evaluated might match anything.
   if (selection.touchfiles.some((entry) => entry.unevaluated) || selection.globalsComplete === false) return () => true;
   const globs = [...selection.touchfiles.flatMap((entry) => entry.globs), ...(selection.globals ?? [])].map((glob) => glob.value).filter((glob) => !glob.startsWith('!'));
   const matches = compileGlobs([...globs, ...(model.config.maps?.generated ?? [])]);
-  return (path) => mapModules.has(path) || model.isPaidTest(path) || matches(path);
+  return (path) => mapModules.has(path) || isPaidTest(model, path) || matches(path);
 }
 
 export function filterPaths(findings: Finding[], paths: string[] | undefined, cwd: string, root: string): Finding[] {

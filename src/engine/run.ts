@@ -5,7 +5,7 @@
 // the ESLint adapter evaluates rule by rule over the same project (project.ts).
 import { join } from 'node:path';
 import type { RepoModel } from '../model/model.js';
-import { mapCoverage } from '../model/coverage.js';
+import { mapCoverage } from '../analysis/coverage.js';
 import { fileBlobId } from '../repo/blob-id.js';
 import type { CheckResult } from '../types.js';
 import { roundMs, stopwatch, type RuleTime } from '../util/timing.js';

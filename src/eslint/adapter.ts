@@ -9,7 +9,7 @@ import { findRoot } from '../config/root.js';
 import type { FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
-import { mapRefs } from '../model/selection.js';
+import { mapRefs } from '../config/refs.js';
 import type { TripwireRule } from '../rule.js';
 import type { Finding } from '../types.js';
 

@@ -1,5 +1,5 @@
 import { simpleGit } from '../repo/git.js';
-import { Evaluator, type Value } from '../model/evaluate.js';
+import { Evaluator, type Value } from '../analysis/evaluate.js';
 import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';

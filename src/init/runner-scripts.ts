@@ -1,5 +1,5 @@
 import { basename, splitShell } from '../facts/shell.js';
-import { Evaluator } from '../model/evaluate.js';
+import { Evaluator } from '../analysis/evaluate.js';
 import type { RepoModel } from '../model/model.js';
 import { compileGlobs } from '../repo/glob.js';
 import type { Lane } from './layout.js';

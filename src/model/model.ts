@@ -12,9 +12,9 @@ import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
 import { formatBytes, MAX_INPUT_BYTES, readBounded, streamFile } from '../repo/read.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
-import { paidListRefFiles, resolvePaidList, type PaidList } from './paid-list.js';
+import { paidListRefFiles } from '../config/refs.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
-import { computeSelection, mapRefs, type SelectionResult } from './selection.js';
+import { mapRefs } from '../config/refs.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
 export const FACTS_VERSION = 15;
@@ -95,8 +95,7 @@ export class RepoModel {
   private readonly factsMemo = new Map<string, FileFacts | null>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
-  private selectionMemo: SelectionResult | null = null;
-  private paidListMemo: { list: PaidList; matches: (file: string) => boolean } | null = null;
+  private readonly memos = new Map<object, unknown>();
   private testFileSetMemo: ReadonlySet<string> | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
@@ -187,40 +186,16 @@ export class RepoModel {
   }
 
   /**
-   * `tests.paid` with its references to the repository's own list evaluated,
-   * once per run: every rule sees the same paid globs, and a reference that
-   * cannot be read is one problem.
+   * A value computed once per run from this model (an analysis: the selection,
+   * the paid list, the test areas), under a key only its own module holds.
    */
-  paidList(): PaidList {
-    return this.paidMatcher().list;
+  memo<T>(key: object, compute: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = compute();
+    this.memos.set(key, value);
+    return value;
   }
 
-  private paidMatcher(): { list: PaidList; matches: (file: string) => boolean } {
-    if (this.paidListMemo) return this.paidListMemo;
-    const list = resolvePaidList(this);
-    this.paidListMemo = { list, matches: compileGlobs(list.globs) };
-    return this.paidListMemo;
-  }
-
-  isPaidTest(file: string): boolean {
-    return this.paidMatcher().matches(file);
-  }
-
-  paidTestFiles(): string[] {
-    const { matches } = this.paidMatcher();
-    return this.testFiles().filter((file) => matches(file));
-  }
-
-  /** The evaluated maps and paid test ids, computed once per run and shared by the map rules and `select`. */
-  selection(): SelectionResult {
-    this.selectionMemo ??= computeSelection(this);
-    return this.selectionMemo;
-  }
-
-  freeTestFiles(): string[] {
-    const { matches } = this.paidMatcher();
-    return this.testFiles().filter((file) => !matches(file));
-  }
 
   /**
    * The file's text, or null when it cannot be read or is larger than

@@ -1,5 +1,6 @@
 import type { CheckResult, Finding } from '../types.js';
-import { repositoryPath, type ReportOptions } from './index.js';
+import { repositoryPath } from './paths.js';
+import type { ReportOptions } from './types.js';
 import { sortFindings } from './order.js';
 import { formatRelated } from './related.js';
 

@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, Region, ReportingConfiguration, ReportingDescriptor, Result } from 'sarif';
 import type { CheckResult, Finding, Related, SeveritySetting } from '../types.js';
-import { repositoryPath, type ReportOptions, type RuleMetaForReport } from './index.js';
+import { repositoryPath } from './paths.js';
+import type { ReportOptions, RuleMetaForReport } from './types.js';
 import { sortFindings } from './order.js';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

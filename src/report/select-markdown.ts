@@ -1,4 +1,4 @@
-import type { SelectedId } from '../model/selection-types.js';
+import type { SelectedId } from '../analysis/selection-types.js';
 import { escapeMarkdown, plural, table, truncate } from './markdown-text.js';
 
 /** What `tripwire select` found: its JSON output, which this renders. */

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import type { CheckResult, Finding, Summary } from '../types.js';
-import { displayPath, type ReportOptions } from './index.js';
+import { displayPath } from './paths.js';
+import type { ReportOptions } from './types.js';
 import { groupByFile } from './order.js';
 import { formatRelated } from './related.js';
 

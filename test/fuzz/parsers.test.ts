@@ -11,7 +11,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { openFactCache } from '../../src/facts/cache.js';
 import { extractMarkdownFacts } from '../../src/facts/extract-markdown.js';
 import { extractScriptFacts } from '../../src/facts/extract-script.js';
-import { Evaluator } from '../../src/model/evaluate.js';
+import { Evaluator } from '../../src/analysis/evaluate.js';
 import { RepoModel } from '../../src/model/model.js';
 
 // Issue 16, item 1: every parser-facing part over random and mutated input. The invariant is the same everywhere: a result (a

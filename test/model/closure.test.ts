@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/check.js';
-import { TestClosure } from '../../src/model/closure.js';
+import { TestClosure } from '../../src/analysis/closure.js';
 import { makeGitRepo } from '../support/repo.js';
 
 async function closureOf(files: Record<string, string>, test = 'test/evals/case.test.ts'): Promise<string[]> {

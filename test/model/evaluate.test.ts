@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/check.js';
-import type { Value } from '../../src/model/evaluate.js';
-import { Evaluator } from '../../src/model/evaluate.js';
+import type { Value } from '../../src/analysis/evaluate.js';
+import { Evaluator } from '../../src/analysis/evaluate.js';
 import { makeGitRepo } from '../support/repo.js';
 
 /** Plain JSON of a value, for readable expectations. */

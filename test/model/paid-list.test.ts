@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildModel, check } from '../../src/check.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
+import { paidList, paidTestFiles } from '../../src/analysis/paid-list.js';
 
 /** Two paid suites the repository lists in code, a third matched by no list, and a free unit test. */
 const TESTS = {
@@ -26,7 +27,7 @@ async function findings(files: Record<string, string>): Promise<string[]> {
 
 async function paidFiles(files: Record<string, string>): Promise<string[]> {
   const { model } = await buildModel({ cwd: makeGitRepo({ ...TESTS, ...files }), cache: false });
-  return model.paidTestFiles();
+  return paidTestFiles(model);
 }
 
 /** What no-paid-calls-in-free-tests reports when the two suites count as free. */
@@ -83,8 +84,8 @@ describe('tests.paid as a reference to the repository’s own list', () => {
   it('evaluates the reference once per run: every rule sees the same list', async () => {
     const cwd = makeGitRepo({ ...TESTS, 'tripwire.config.json': config({ file: 'test/helpers/suites.ts', export: 'PAID_SUITES' }), 'test/helpers/suites.ts': SUITES });
     const { model } = await buildModel({ cwd, cache: false });
-    const first = model.paidList();
-    expect(model.paidList()).toBe(first);
+    const first = paidList(model);
+    expect(paidList(model)).toBe(first);
     expect(first.globs).toEqual(['test/skill-e2e-*.test.ts', 'test/llm-*.test.ts']);
     expect(first.files).toEqual(['test/helpers/suites.ts']);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/check.js';
-import { shippedFiles, testAreas, testVocabulary } from '../../src/model/seams.js';
-import { testPathOf } from '../../src/model/text-scan.js';
+import { shippedFiles, testAreas, testVocabulary } from '../../src/analysis/seams.js';
+import { testPathOf } from '../../src/analysis/text-scan.js';
 import { makeGitRepo } from '../support/repo.js';
 
 async function model(files: Record<string, string>) {

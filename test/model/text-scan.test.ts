@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeIdentifiers, tokenOffsets, tokenScanner } from '../../src/model/text-scan.js';
+import { codeIdentifiers, tokenOffsets, tokenScanner } from '../../src/analysis/text-scan.js';
 
 /** What scanning for each token in turn finds: [token index, offset], by token, then offset. */
 function oneByOne(tokens: readonly string[], line: string): [number, number][] {

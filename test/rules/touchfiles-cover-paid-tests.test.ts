@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
 import { buildModel, check } from '../../src/check.js';
 import { fixtureRepo } from '../support/overlay.js';
+import { selectionOf } from '../../src/analysis/selection.js';
 
 async function findings(overlay?: string): Promise<string[]> {
   const result = await check({ cwd: fixtureRepo('maps/good', overlay), cache: false });
@@ -19,7 +20,7 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
 
   it('reads every id shape of the good harness: literals, constants, members, chains, arrays, templates, loops, wrappers, registration', async () => {
     const { model } = await buildModel({ cwd: fixtureRepo('maps/good'), cache: false });
-    const ids = model.selection().selection.paidIds.map((paid) => `${paid.id} ${paid.file}:${paid.loc.line} ${paid.via}`);
+    const ids = selectionOf(model).selection.paidIds.map((paid) => `${paid.id} ${paid.file}:${paid.loc.line} ${paid.via}`);
     expect(ids.sort()).toEqual([
       'case-b6 test/evals/changelog/regressions.test.ts:28 call',
       'case-b7 test/evals/changelog/regressions.test.ts:29 call',
@@ -185,7 +186,7 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
   it('reports an id expression evaluated 2000 times in a loop once, at its node', async () => {
     const cwd = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
     const { model } = await buildModel({ cwd, cache: false });
-    const sweep = model.selection().problems.filter((problem) => problem.file === 'test/evals/qa/sweep.test.ts');
+    const sweep = selectionOf(model).problems.filter((problem) => problem.file === 'test/evals/qa/sweep.test.ts');
     expect(sweep.map((problem) => `${problem.loc.line}:${problem.loc.column} ${problem.messageId}`)).toEqual(['37:25 unevaluableId']);
     const result = await check({ cwd, cache: false });
     expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`)).toEqual(['test/evals/qa/sweep.test.ts:37:25 unevaluableId']);
