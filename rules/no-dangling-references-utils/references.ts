@@ -98,20 +98,18 @@ interface ShippedLayout {
   names: Set<string>;
 }
 
-const layoutMemo = new WeakMap<RepoModel, ShippedLayout>();
+const LAYOUT = {};
 
 /** Where shipped files are: what a reader of shipped text can find beside it. */
 function shippedLayout(model: RepoModel): ShippedLayout {
-  let layout = layoutMemo.get(model);
-  if (!layout) {
-    layout = { dirs: new Set(), names: new Set() };
+  return model.memo(LAYOUT, () => {
+    const layout: ShippedLayout = { dirs: new Set(), names: new Set() };
     for (const file of shippedFiles(model)) {
       layout.names.add(posix.basename(file));
       for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) layout.dirs.add(file.slice(0, slash));
     }
-    layoutMemo.set(model, layout);
-  }
-  return layout;
+    return layout;
+  });
 }
 
 /**

@@ -65,10 +65,11 @@ export interface Vocabulary {
   tokens: readonly string[];
 }
 
-const areasMemo = new WeakMap<RepoModel, TestAreas>();
-const usesMemo = new WeakMap<RepoModel, Map<string, EnvUse[]>>();
-const vocabularyMemo = new WeakMap<RepoModel, Vocabulary>();
-const shippedMemo = new WeakMap<RepoModel, string[]>();
+// Keys of this module's entries in the model's per-run memo table.
+const AREAS = {};
+const USES = {};
+const VOCABULARY = {};
+const SHIPPED = {};
 
 /** The directories above a repository-relative file, nearest first. */
 function ancestors(file: string): string[] {
@@ -84,8 +85,10 @@ function ancestors(file: string): string[] {
  * test-only). Fixture directories are test-only wherever they are.
  */
 export function testAreas(model: RepoModel): TestAreas {
-  const memo = areasMemo.get(model);
-  if (memo) return memo;
+  return model.memo(AREAS, () => computeTestAreas(model));
+}
+
+function computeTestAreas(model: RepoModel): TestAreas {
   const testFiles = model.testFileSet();
   const excluded = compileGlobs(model.config.shipped.exclude);
   const shippedDirs = new Set(model.matching(model.config.shipped.include).filter((file) => !excluded(file) && !testFiles.has(file)).flatMap(ancestors));
@@ -135,19 +138,19 @@ export function testAreas(model: RepoModel): TestAreas {
     }
   }
   const areas: TestAreas = { roots: rootList, isTestOnly: (file) => testOnly.has(file), paths, stubs, dirs };
-  areasMemo.set(model, areas);
   return areas;
 }
 
 /** The shipped artifacts: `shipped.include` minus `shipped.exclude`, never a test-only file. */
 export function shippedFiles(model: RepoModel): string[] {
-  const memo = shippedMemo.get(model);
-  if (memo) return memo;
+  return model.memo(SHIPPED, () => computeShippedFiles(model));
+}
+
+function computeShippedFiles(model: RepoModel): string[] {
   const { include, exclude } = model.config.shipped;
   const excluded = compileGlobs(exclude);
   const areas = testAreas(model);
   const files = include.length === 0 ? [] : model.matching(include).filter((file) => !excluded(file) && !areas.isTestOnly(file));
-  shippedMemo.set(model, files);
   return files;
 }
 
@@ -185,11 +188,7 @@ const DOCKER_ENV = /^\s*(?:ENV|ARG)\s+([A-Za-z_][A-Za-z0-9_]*)/d;
  * them (`package.json` scripts, YAML `env:` keys, Dockerfiles, `.env` files).
  */
 export function envUses(model: RepoModel, file: string): EnvUse[] {
-  let memo = usesMemo.get(model);
-  if (!memo) {
-    memo = new Map();
-    usesMemo.set(model, memo);
-  }
+  const memo = model.memo(USES, () => new Map<string, EnvUse[]>());
   const cached = memo.get(file);
   if (cached) return cached;
   const uses = computeEnvUses(model, file);
@@ -357,8 +356,10 @@ function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySe
  * renderings of shipped files under the tests are not test-side uses.
  */
 export function testVocabulary(model: RepoModel): Vocabulary {
-  const memo = vocabularyMemo.get(model);
-  if (memo) return memo;
+  return model.memo(VOCABULARY, () => computeTestVocabulary(model));
+}
+
+function computeTestVocabulary(model: RepoModel): Vocabulary {
   const areas = testAreas(model);
   const shipped = shippedFiles(model);
   const shippedSet = new Set(shipped);
@@ -392,7 +393,6 @@ export function testVocabulary(model: RepoModel): Vocabulary {
   for (const name of documentedNames(model, areas, shippedSet, new Set(env.keys()))) env.delete(name);
   for (const list of env.values()) list.sort(compareUses);
   const vocabulary: Vocabulary = { areas, env, tokens: model.config.shipped.testTokens };
-  vocabularyMemo.set(model, vocabulary);
   return vocabulary;
 }
 

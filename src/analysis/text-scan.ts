@@ -18,7 +18,7 @@ export interface ScanRun {
 }
 
 /** Several rules scan the same shipped files. */
-const runsMemo = new WeakMap<RepoModel, Map<string, ScanRun[] | null>>();
+const RUNS = {};
 
 /**
  * A Markdown or plain-text file as runs of text on one line each: Markdown
@@ -27,11 +27,7 @@ const runsMemo = new WeakMap<RepoModel, Map<string, ScanRun[] | null>>();
  * checked through their facts, and for binary or unreadable files.
  */
 export function textRuns(model: RepoModel, file: string): ScanRun[] | null {
-  let memo = runsMemo.get(model);
-  if (!memo) {
-    memo = new Map();
-    runsMemo.set(model, memo);
-  }
+  const memo = model.memo(RUNS, () => new Map<string, ScanRun[] | null>());
   let runs = memo.get(file);
   if (runs === undefined) {
     runs = computeTextRuns(model, file);
