@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { FILE_START } from '../src/model/positions.js';
 import { mapLabel, touchfileRefs, selectionOf } from '../src/analysis/selection.js';
-import { compileGlobs } from '../src/repo/glob.js';
+import { compileGlobs } from '../src/util/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
-import { deadGlob } from './touchfiles-cover-paid-tests.js';
-import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { deadGlob } from './shared/dead-glob.js';
+import { MAP_MESSAGES, mapProblems, missingMapFinding } from './shared/map-findings.js';
 import { appendString } from '../src/analysis/literal-edits.js';
 import { mapLiteral, oneEditFix } from './shared/map-fixes.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createRule } from '../src/rule.js';
-import { FROZEN_MESSAGES, inspect, MESSAGE_IDS } from './no-weakened-frozen-tests-utils/inspect.js';
+import { FROZEN_MESSAGES, inspect, MESSAGE_IDS } from '../src/frozen/inspect.js';
 
 export default createRule({
   id: 'no-weakened-frozen-tests',

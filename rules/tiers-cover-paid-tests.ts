@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { mapLabel, selectionOf } from '../src/analysis/selection.js';
 import type { Located, PaidTestId, Selection } from '../src/analysis/selection-types.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
-import { MAP_MESSAGES, mapProblems, missingMapFinding } from './touchfiles-cover-paid-tests-utils/map-findings.js';
+import { MAP_MESSAGES, mapProblems, missingMapFinding } from './shared/map-findings.js';
 import type { MapRef } from '../src/config/schema.js';
 import type { RepoModel } from '../src/model/model.js';
 import type { Fix } from '../src/types.js';

@@ -9,7 +9,7 @@ import { parse, printParseErrorCode } from 'jsonc-parser';
 import { configSchema } from '../../dist/src/config/schema.js';
 import { openFactCache } from '../../dist/src/facts/cache.js';
 import { RepoModel } from '../../dist/src/model/model.js';
-import { compileGlobs } from '../../dist/src/repo/glob.js';
+import { compileGlobs } from '../../dist/src/util/glob.js';
 
 export const INIT_KEYS = ['include', 'paid', 'maps', 'ids'];
 const EXAMPLES = 5;

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
-import { deadGlob } from '../touchfiles-cover-paid-tests.js';
+import { deadGlob } from '../shared/dead-glob.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { lineIndex, rangeLoc } from '../../src/model/positions.js';
-import { isDynamicGlob } from '../../src/repo/glob.js';
+import { isDynamicGlob } from '../../src/util/glob.js';
 import type { RuleFinding } from '../../src/rule.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { RepoModel } from '../../src/model/model.js';
 import { isAllowed } from '../../src/analysis/text-scan.js';
-import { compileGlobs } from '../../src/repo/glob.js';
+import { compileGlobs } from '../../src/util/glob.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { findMentions, isHistoryFile } from './mentions.js';

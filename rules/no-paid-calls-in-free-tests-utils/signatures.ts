@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config/schema.js';
 import { basename } from '../../src/facts/shell.js';
 import type { Site, Word } from '../../src/facts/types.js';
-import { compileGlobs } from '../../src/repo/glob.js';
+import { compileGlobs } from '../../src/util/glob.js';
 import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES, PROBE_FLAGS } from '../../src/vocab/paid.js';
 
 /** What a free test and its helpers planted in the process before running code: env vars they set, CLIs they stubbed. */

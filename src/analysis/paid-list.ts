@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { paidEntries } from '../config/refs.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
 import type { RepoModel } from '../model/model.js';

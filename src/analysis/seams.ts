@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from '../model/model.js';
 import { textKind } from './text-kind.js';

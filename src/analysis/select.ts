@@ -1,4 +1,4 @@
-import { compileGlobs, globTooComplex } from '../repo/glob.js';
+import { compileGlobs, globTooComplex } from '../util/glob.js';
 import { compareText } from '../util/order.js';
 import type { SelectedId, Selection } from './selection-types.js';
 

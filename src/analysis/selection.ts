@@ -1,4 +1,4 @@
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { MapRef } from '../config/schema.js';
 import { mapLabel, touchfileRefs } from '../config/refs.js';
 import type { Loc } from '../types.js';

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { FenceFact } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs, isDynamicGlob } from '../repo/glob.js';
+import { compileGlobs, isDynamicGlob } from '../util/glob.js';
 import type { Loc } from '../types.js';
 import type { RepoModel } from '../model/model.js';
 import { FIXTURE_DIRS, linesOf, scanText, testAreas } from './seams.js';

@@ -1,9 +1,8 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { simpleGit } from '../repo/git.js';
-import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../../rules/no-weakened-frozen-tests-utils/inspect.js';
-import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../../rules/no-weakened-frozen-tests-utils/manifests.js';
-import rule from '../../rules/no-weakened-frozen-tests.js';
+import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../frozen/inspect.js';
+import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../frozen/manifests.js';
 import { buildModel, UsageError } from '../check.js';
 import { toPosix } from '../util/path.js';
 import { warnCacheRefused } from './cache-warning.js';
@@ -16,6 +15,14 @@ import { closest } from '../util/closest.js';
 import { VERSION } from '../version.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';
+import { rules } from '../../rules/index.js';
+
+/** `freeze verify` is this rule, standalone; its findings carry its id and docs. */
+const FROZEN_RULE = (() => {
+  const rule = rules.find((candidate) => candidate.id === 'no-weakened-frozen-tests');
+  if (!rule) throw new Error('the rule no-weakened-frozen-tests is not registered');
+  return rule;
+})();
 
 /** Runs `tripwire check` with these arguments: `freeze verify` is the rule, standalone. */
 export type CheckRunner = (argv: string[]) => Promise<number>;
@@ -40,7 +47,7 @@ export async function freezeCommand(argv: string[], io: Io, help: string, runChe
       io.stdout(help);
       return 0;
     }
-    return runCheck(['--rule', rule.id, ...rest]);
+    return runCheck(['--rule', FROZEN_RULE.id, ...rest]);
   }
   if (sub === 'add') return freezeAdd(rest, io, help);
   if (sub === 'list') return freezeList(rest, io, help);
@@ -348,7 +355,7 @@ function short(hash: string): string {
 
 async function stylish(model: RepoModel, problems: readonly FrozenProblem[]): Promise<string> {
   const findings: Finding[] = problems.map((p) => ({
-    ruleId: rule.id,
+    ruleId: FROZEN_RULE.id,
     messageId: MESSAGE_IDS[p.kind],
     severity: 'error',
     file: p.file,
@@ -362,6 +369,6 @@ async function stylish(model: RepoModel, problems: readonly FrozenProblem[]): Pr
   return report(
     'stylish',
     { findings, summary: { errors: findings.length, warnings: 0, files: model.files.length, rules: 1, ms: 0 } },
-    { cwd: model.root, color: false, rules: [{ id: rule.id, description: rule.meta.description, url: rule.meta.url }], toolVersion: VERSION },
+    { cwd: model.root, color: false, rules: [{ id: FROZEN_RULE.id, description: FROZEN_RULE.meta.description, url: FROZEN_RULE.meta.url }], toolVersion: VERSION },
   );
 }

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import type { RepoModel } from '../model/model.js';
 import { lineIndex, rangeLoc } from '../model/positions.js';
-import { excludesDirectory, globTooComplex, reachesInto } from '../repo/glob.js';
+import { excludesDirectory, globTooComplex, reachesInto } from '../util/glob.js';
 import type { MessageKind } from '../rule.js';
 import type { Finding, Loc, Severity } from '../types.js';
 import { selectionOf } from '../analysis/selection.js';

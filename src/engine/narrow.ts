@@ -4,7 +4,7 @@ import type { RepoModel } from '../model/model.js';
 import { paidListRefFiles } from '../config/refs.js';
 import { mapRefs } from '../config/refs.js';
 import { type FileChange } from '../repo/diff.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { Finding } from '../types.js';
 import { UsageError } from '../errors.js';
 import { toPosix } from '../util/path.js';

@@ -1,4 +1,4 @@
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 
 /** The name part of a test file's glob: `*.test.ts` for `review.test.ts`, the extension for a file without a marker. */
 export function testNamePattern(file: string): string {

@@ -7,7 +7,7 @@ import { openFactCache, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import { FACTS_VERSION, RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import { PACKAGE_NAME, VERSION } from '../version.js';
 import { coverFiles, inFixture, rootsOf } from './globs.js';
 import { inferIds, type ShapeStats } from './ids.js';

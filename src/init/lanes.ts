@@ -1,5 +1,5 @@
 import { basename, splitShell } from '../facts/shell.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import { PACKAGE_RUNNERS, parseArguments, startRunner, type RunnerInvocation } from './scripts.js';
 import { packageAt, type Package } from './workspace.js';
 

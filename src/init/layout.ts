@@ -1,7 +1,7 @@
 import { PAID_ENV } from '../vocab/paid.js';
 import { basename, splitShell } from '../facts/shell.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import { readWorkflows } from './ci.js';
 import { runsOfScript, runsOfText, workspaceOf, type Run, type Workspace } from './lanes.js';
 import { baseSetOf, detectTests, prefixSet, runFiles, setsOf, type ImportsOf, type RunnerEvidence, type RunnerSet } from './runners.js';

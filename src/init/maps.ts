@@ -2,7 +2,7 @@ import { simpleGit } from '../repo/git.js';
 import { Evaluator, type Value } from '../analysis/evaluate.js';
 import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
+import { compileGlobs, globBase, isDynamicGlob } from '../util/glob.js';
 import { inFixture } from './globs.js';
 
 /** Words harnesses use for tiers, for a tier map found without a touchfile map to compare its keys with. */

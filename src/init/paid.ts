@@ -1,7 +1,7 @@
 import { evaluate, selectRules } from '../check.js';
 import type { RepoModel } from '../model/model.js';
 import { coverFiles } from './globs.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { Lane, WorkspaceLayout } from './layout.js';
 
 /** Directory and file names that harnesses give their paid suites. */

@@ -1,7 +1,7 @@
 import { basename, splitShell } from '../facts/shell.js';
 import { Evaluator } from '../analysis/evaluate.js';
 import type { RepoModel } from '../model/model.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import type { Lane } from './layout.js';
 import { paidWords } from './layout.js';
 import type { Package } from './workspace.js';

@@ -1,5 +1,5 @@
 import { isScriptFile } from '../util/file-kinds.js';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import { inFixture } from './globs.js';
 import { configLiterals, dataLiterals, stringsOf, type Literal } from './config-literals.js';
 import type { RepoScan } from './scan.js';

@@ -1,4 +1,4 @@
-import { compileGlobs, isDynamicGlob } from '../repo/glob.js';
+import { compileGlobs, isDynamicGlob } from '../util/glob.js';
 import { coverFiles } from './globs.js';
 import type { RepoScan } from './scan.js';
 

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { compileGlobs } from '../repo/glob.js';
+import { compileGlobs } from '../util/glob.js';
 import { isRecord } from '../util/guards.js';
 import { inFixture } from './globs.js';
 import { readManifest, type RepoScan } from './scan.js';

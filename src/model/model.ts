@@ -8,7 +8,7 @@ import type { CachedFacts, FileFacts, MarkdownFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { blobId } from '../repo/blob-id.js';
-import { compileGlobs, globBase, isDynamicGlob } from '../repo/glob.js';
+import { compileGlobs, globBase, isDynamicGlob } from '../util/glob.js';
 import { formatBytes, MAX_INPUT_BYTES, readBounded, streamFile } from '../repo/read.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';

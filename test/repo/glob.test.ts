@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, excludesDirectory, globBase, globTooComplex, isDynamicGlob, matchesAny, reachesInto, segmentGlobMatcher } from '../../src/repo/glob.js';
-import { collapseWildcardRuns } from '../../src/repo/glob-shape.js';
+import { compileGlobs, excludesDirectory, globBase, globTooComplex, isDynamicGlob, matchesAny, reachesInto, segmentGlobMatcher } from '../../src/util/glob.js';
+import { collapseWildcardRuns } from '../../src/util/glob-shape.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 
 describe('compileGlobs', () => {
@@ -148,7 +148,7 @@ const OPTIONS = { dot: true, windows: false };
  * minutes, and the kill is only a safety net for that code. What is asserted is the answers.
  */
 function matchInChild(pattern: string, paths: readonly string[]): boolean[] | null {
-  const script = `import { compileGlobs } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/repo/glob.js')).href)};
+  const script = `import { compileGlobs } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/util/glob.js')).href)};
 const matches = compileGlobs([process.argv[1]]);
 process.stdout.write(JSON.stringify(JSON.parse(process.argv[2]).map((path) => matches(path))));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, pattern, JSON.stringify(paths)], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });

@@ -10,10 +10,10 @@ import {
   type FrozenManifest,
   type LocksManifest,
   type Manifest,
-} from '../../src/config/manifest.js';
-import type { TestFact } from '../../src/facts/types.js';
-import type { RepoModel } from '../../src/model/model.js';
-import type { FileChange } from '../../src/repo/diff.js';
+} from '../config/manifest.js';
+import type { TestFact } from '../facts/types.js';
+import type { RepoModel } from '../model/model.js';
+import type { FileChange } from '../repo/diff.js';
 
 export function frozenManifest(model: RepoModel): Manifest<FrozenManifest> {
   const path = model.config.frozen;

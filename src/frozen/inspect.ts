@@ -1,9 +1,9 @@
-import type { FrozenEntry, FrozenManifest, LocksManifest, Manifest } from '../../src/config/manifest.js';
-import type { FileFacts, TestFact, TestModifier } from '../../src/facts/types.js';
-import type { RepoModel } from '../../src/model/model.js';
-import { FILE_START } from '../../src/model/positions.js';
-import type { RuleFinding } from '../../src/rule.js';
-import type { Related } from '../../src/types.js';
+import type { FrozenEntry, FrozenManifest, LocksManifest, Manifest } from '../config/manifest.js';
+import type { FileFacts, TestFact, TestModifier } from '../facts/types.js';
+import type { RepoModel } from '../model/model.js';
+import { FILE_START } from '../model/positions.js';
+import type { RuleFinding } from '../rule.js';
+import type { Related } from '../types.js';
 import {
   changeOfOldPath,
   frozenManifest,
