@@ -1,14 +1,9 @@
 import { parseArgs } from 'node:util';
-import { buildModel, UsageError } from '../check.js';
-import { selectIds } from '../analysis/select.js';
-import type { Selection } from '../analysis/selection-types.js';
+import { UsageError } from '../check.js';
 import type { SelectReport } from '../report/select-markdown.js';
-import { changedFiles, resolveBase } from '../repo/diff.js';
-import { findGitRoot } from '../repo/git.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';
 import { warnCacheRefused } from './cache-warning.js';
-import { selectionOf } from '../analysis/selection.js';
 
 const SELECT_FORMATS = ['text', 'json', 'markdown'] as const;
 type SelectFormat = (typeof SELECT_FORMATS)[number];
@@ -41,46 +36,25 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   if (!isSelectFormat(format)) throw new UsageError(`unknown format '${format}' for select (known: ${SELECT_FORMATS.join(', ')})`);
   if (values.base === undefined && !values.staged) throw new UsageError('select needs --base REF, or --staged to select from the index');
 
-  const { model, root, cache, cacheRefused } = await buildModel({
+  const tier = values.tier;
+  const { select } = await import('../engine/select.js');
+  const result = await select({
     cwd: resolveCwd(io.cwd, values.cwd),
     ...(values.config !== undefined && { configFile: values.config }),
+    ...(values.base !== undefined && { base: values.base }),
+    staged: values.staged,
+    ...(tier !== undefined && { tier }),
   });
-  warnCacheRefused(io, cacheRefused);
-  const tier = values.tier;
-  if (tier !== undefined) {
-    const tiers = model.config.maps?.tiers;
-    if (tiers === undefined) throw new UsageError('--tier needs a tier map: set maps.tiers in the configuration');
-    if (!tiers.values.includes(tier)) throw new UsageError(`unknown tier '${tier}' (allowed: ${tiers.values.join(', ')})`);
-  }
-  const gitRoot = await findGitRoot(root);
-  if (gitRoot === null) throw new UsageError(`select compares git revisions, but ${root} is not inside a git work tree`);
-  const base = values.base === undefined ? null : await resolveBase(gitRoot, values.base);
-  const changed = await changedFiles(gitRoot, root, { ...(base !== null && { base }), staged: values.staged });
-
-  const { selection, problems } = selectionOf(model);
-  cache.save();
-  const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
-  if (broken.length > 0) {
-    io.stderr(`tripwire: the selection maps cannot be evaluated, so nothing can be selected from them:\n${broken.join('\n')}\n`);
+  warnCacheRefused(io, result.cacheRefused);
+  if (result.broken.length > 0) {
+    io.stderr(`tripwire: the selection maps cannot be evaluated, so nothing can be selected from them:\n${result.broken.join('\n')}\n`);
     return 2;
   }
-
-  const output: SelectOutput = {
-    base,
-    changed,
-    selected: selectIds(selection, changed, tier === undefined ? {} : { tier }),
-    total: idsInScope(selection, tier).size,
-  };
+  const output: SelectOutput = { base: result.base, changed: result.changed, selected: result.selected, total: result.total };
   if (format === 'json') io.stdout(`${JSON.stringify(output, null, 2)}\n`);
   else if (format === 'markdown') io.stdout((await import('../report/select-markdown.js')).selectMarkdown(output, tier));
   else io.stdout(formatText(output, tier));
   return 0;
-}
-
-function idsInScope(selection: Selection, tier: string | undefined): Set<string> {
-  const ids = new Set([...selection.touchfiles.map((entry) => entry.key.value), ...selection.paidIds.map((paid) => paid.id)]);
-  if (tier === undefined) return ids;
-  return new Set([...ids].filter((id) => selection.tiers?.get(id)?.value === tier));
 }
 
 function formatText({ changed, selected, total }: SelectOutput, tier: string | undefined): string {

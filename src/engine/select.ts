@@ -1,0 +1,62 @@
+import { selectIds } from '../analysis/select.js';
+import { selectionOf } from '../analysis/selection.js';
+import type { SelectedId, Selection } from '../analysis/selection-types.js';
+import { UsageError } from '../errors.js';
+import { changedFiles, resolveBase } from '../repo/diff.js';
+import { findGitRoot } from '../repo/git.js';
+import { buildModel } from './project.js';
+
+export interface SelectOptions {
+  cwd: string;
+  configFile?: string;
+  /** Diff from the merge base of this ref (to the work tree, or to the index with `staged`). */
+  base?: string;
+  staged: boolean;
+  tier?: string;
+}
+
+export interface SelectResult {
+  base: string | null;
+  changed: string[];
+  selected: SelectedId[];
+  /** The paid ids in scope (of the tier, when one is asked). */
+  total: number;
+  /** Why the caches were not used although enabled, for the surface to say once. */
+  cacheRefused: string | null;
+  /** The maps could not be evaluated: nothing can be selected from them (`file:line:column message` each). */
+  broken: string[];
+}
+
+/** The paid test ids a diff selects, from the same maps `check` verifies. */
+export async function select(options: SelectOptions): Promise<SelectResult> {
+  const { model, root, cache, cacheRefused } = await buildModel({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+  const tier = options.tier;
+  if (tier !== undefined) {
+    const tiers = model.config.maps?.tiers;
+    if (tiers === undefined) throw new UsageError('--tier needs a tier map: set maps.tiers in the configuration');
+    if (!tiers.values.includes(tier)) throw new UsageError(`unknown tier '${tier}' (allowed: ${tiers.values.join(', ')})`);
+  }
+  const gitRoot = await findGitRoot(root);
+  if (gitRoot === null) throw new UsageError(`select compares git revisions, but ${root} is not inside a git work tree`);
+  const base = options.base === undefined ? null : await resolveBase(gitRoot, options.base);
+  const changed = await changedFiles(gitRoot, root, { ...(base !== null && { base }), staged: options.staged });
+
+  const { selection, problems } = selectionOf(model);
+  cache.save();
+  const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
+  if (broken.length > 0) return { base, changed, selected: [], total: 0, cacheRefused, broken };
+  return {
+    base,
+    changed,
+    selected: selectIds(selection, changed, tier === undefined ? {} : { tier }),
+    total: idsInScope(selection, tier).size,
+    cacheRefused,
+    broken: [],
+  };
+}
+
+function idsInScope(selection: Selection, tier: string | undefined): Set<string> {
+  const ids = new Set([...selection.touchfiles.map((entry) => entry.key.value), ...selection.paidIds.map((paid) => paid.id)]);
+  if (tier === undefined) return ids;
+  return new Set([...ids].filter((id) => selection.tiers?.get(id)?.value === tier));
+}
