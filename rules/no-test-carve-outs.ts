@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { FileFacts } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
-import { SHELL_LANGUAGES } from '../src/facts/extract-markdown.js';
+import { SHELL_LANGUAGES } from '../src/vocab/languages.js';
 import { envUses, hasLexicalEnv, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/analysis/seams.js';
 import { RUNNER_ENV } from '../src/vocab/env.js';
 import { envMentions, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/analysis/text-scan.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config/schema.js';
-import { basename } from '../../src/facts/shell.js';
+import { commandName as basename } from '../../src/util/path.js';
 import type { Site, Word } from '../../src/facts/types.js';
 import { compileGlobs } from '../../src/util/glob.js';
 import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES, PROBE_FLAGS } from '../../src/vocab/paid.js';

@@ -7,8 +7,10 @@ import type { Loc } from '../types.js';
 import { shellScriptEnvRefs } from './env-lexical.js';
 import { splitShell } from './shell.js';
 import type { FenceFact, FrontMatterEntry, HeadingFact, LexicalEnvRef, LinkFact, MarkdownFacts, TextRun } from './types.js';
+import { SHELL_LANGUAGES } from '../vocab/languages.js';
 
-export const SHELL_LANGUAGES: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'shell', 'console', 'shellsession', 'ksh', 'dash', 'fish', 'terminal']);
+export { SHELL_LANGUAGES } from '../vocab/languages.js';
+
 
 /**
  * Facts of one Markdown file from one markdown-it parse. markdown-it gives

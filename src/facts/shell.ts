@@ -1,3 +1,4 @@
+import { commandName as basename } from '../util/path.js';
 import type { Word } from './types.js';
 
 /**
@@ -75,10 +76,7 @@ export function splitShell(line: string): Word[][] {
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 const PREFIX_COMMANDS = new Set(['env', 'exec', 'time', 'nohup', 'sudo', 'command', 'npx', 'bunx', 'pnpx', 'xargs', 'timeout', 'stdbuf', 'nice']);
 
-export function basename(word: string): string {
-  const slash = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
-  return slash === -1 ? word : word.slice(slash + 1);
-}
+export { commandName as basename } from '../util/path.js';
 
 /**
  * Normalizes one argv: drops `VAR=value` assignments and wrapper commands

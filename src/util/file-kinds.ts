@@ -13,3 +13,21 @@ export function isMarkdownFile(path: string): boolean {
   const lower = path.toLowerCase();
   return MARKDOWN_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
+
+export type ScriptLanguage = 'shell' | 'python' | 'unknown';
+
+const SHELL_EXTENSIONS = /\.(?:sh|bash|zsh|ksh|dash|bats|envrc)$/;
+
+/** The language of a non-TS script, by extension or shebang; `unknown` for an extension-less file without one. */
+export function scriptLanguage(path: string, text: string): ScriptLanguage | null {
+  if (SHELL_EXTENSIONS.test(path) || path.endsWith('/.envrc') || path === '.envrc') return 'shell';
+  if (path.endsWith('.py')) return 'python';
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base.includes('.')) return null;
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+  if (!shebang) return 'unknown';
+  const program = shebang[1]?.endsWith('/env') ? (shebang[2] ?? '') : (shebang[1] ?? '');
+  if (/python/.test(program)) return 'python';
+  if (/(?:^|\/)(?:ba|z|k|da)?sh$/.test(program)) return 'shell';
+  return 'unknown';
+}

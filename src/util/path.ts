@@ -9,3 +9,9 @@ export function toPosix(path: string): string {
 export function relativePosix(from: string, to: string): string {
   return toPosix(relative(from, to));
 }
+
+/** The last segment of a command word (`/usr/bin/claude`, `.\\bin\\codex`): the program's name. */
+export function commandName(word: string): string {
+  const slash = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
+  return slash === -1 ? word : word.slice(slash + 1);
+}
