@@ -1,5 +1,5 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RULE_IDS } from '../rule-ids.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
@@ -301,7 +301,7 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
   // Only the markdown report shows the maps' coverage: no other format pays for it.
   const coverage = format === 'markdown';
   const progress = wantsProgress(io.stderrIsTTY === true, io.env) ? terminalProgress({ write: io.stderr, ...(io.progressAfterMs !== undefined && { afterMs: io.progressAfterMs }) }) : undefined;
-  const { verdictOf } = await import('../engine/verdict.js');
+  const { repositoryRoot, verdictOf } = await import('../engine/verdict.js');
   let outcome;
   try {
     // --update-baseline writes, so it always runs; --no-cache reads and writes no cache at all.
@@ -333,16 +333,6 @@ async function checkCommand(argv: string[], io: Io): Promise<number> {
     else io.stderr(formatStats({ ...stats, phases: [...stats.phases, { name: 'report', ms: roundMs(performance.now() - reportStarted) }] }, timing === 'all'));
   }
   return errors > 0 || warnings > maxWarnings ? 1 : 0;
-}
-
-/** `repoRoot` for the reporters when `root` is below the git top level; compared as real paths, as git reports them. */
-async function repositoryRoot(root: string): Promise<{ repoRoot: string } | undefined> {
-  const { findGitRoot } = await import('../repo/git.js');
-  const top = await findGitRoot(root);
-  if (top === null) return undefined;
-  const prefix = relative(realpathSync(top), realpathSync(root));
-  if (prefix === '' || prefix.startsWith('..') || isAbsolute(prefix)) return undefined;
-  return { repoRoot: resolve(root, ...prefix.split(sep).map(() => '..')) };
 }
 
 async function explainCommand(argv: string[], io: Io): Promise<number> {

@@ -1,20 +1,8 @@
 import { parseArgs } from 'node:util';
-import { PAID_COMMANDS, PAID_ENV, PAID_HOSTS, PAID_MODULES, PROBE_FLAGS } from '../vocab/paid.js';
-import { selectRules, severityOf } from '../check.js';
-import { loadConfig } from '../config/load.js';
-import { rules } from '../../rules/index.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';
 
-function union(builtIn: readonly string[], configured: readonly string[]): string[] {
-  return [...new Set([...builtIn, ...configured])];
-}
-
-/**
- * `tripwire print-config`: the configuration a check would use, with every
- * default filled in, each rule's severity and options, and the paid signatures
- * the built-in lists add to the configured ones (no document lists them).
- */
+/** `tripwire print-config`: the resolved configuration as JSON (see engine/print-config.ts). */
 export async function printConfigCommand(argv: string[], io: Io, help: string): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -24,32 +12,8 @@ export async function printConfigCommand(argv: string[], io: Io, help: string): 
     io.stdout(help);
     return 0;
   }
-  const loaded = await loadConfig({ cwd: resolveCwd(io.cwd, values.cwd), ...(values.config !== undefined && { configFile: values.config }) });
-  const { config } = loaded;
-  // selectRules validates every rule's options, as check does; a rule turned off keeps its defaults here.
-  const selected = new Map(selectRules(config, undefined, loaded.file).map((s) => [s.rule.id, s.options]));
-  const resolvedRules = Object.fromEntries(
-    rules.map((rule) => {
-      const setting = config.rules[rule.id];
-      const options = selected.get(rule.id) ?? rule.options.parse((Array.isArray(setting) ? setting[1] : undefined) ?? {});
-      return [rule.id, [severityOf(setting), options]];
-    }),
-  );
-  const resolved = {
-    file: loaded.file,
-    root: loaded.root,
-    config: {
-      ...config,
-      paid: {
-        modules: union(PAID_MODULES, config.paid.modules),
-        commands: union(PAID_COMMANDS, config.paid.commands),
-        hosts: union(PAID_HOSTS, config.paid.hosts),
-        env: union(PAID_ENV, config.paid.env),
-        probeFlags: union(PROBE_FLAGS, config.paid.probeFlags),
-      },
-      rules: resolvedRules,
-    },
-  };
+  const { resolvedConfig } = await import('../engine/print-config.js');
+  const resolved = await resolvedConfig({ cwd: resolveCwd(io.cwd, values.cwd), ...(values.config !== undefined && { configFile: values.config }) });
   io.stdout(`${JSON.stringify(resolved, null, 2)}\n`);
   return 0;
 }

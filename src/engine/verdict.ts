@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { findGitRoot } from '../repo/git.js';
 import { DOCS_BASE_URL } from '../rule.js';
 import type { RunStats } from '../util/timing.js';
 import { CORE_RULES } from './core-checks.js';
@@ -39,4 +42,13 @@ export async function verdictOf(options: CheckOptions): Promise<Verdict> {
   };
   probe?.store(stored, result.outsideInputs);
   return { run: stored, cached: false, stats: result.stats, cacheRefused: result.cacheRefused };
+}
+
+/** `repoRoot` for the reporters when `root` is below the git top level; compared as real paths, as git reports them. */
+export async function repositoryRoot(root: string): Promise<{ repoRoot: string } | undefined> {
+  const top = await findGitRoot(root);
+  if (top === null) return undefined;
+  const prefix = relative(realpathSync(top), realpathSync(root));
+  if (prefix === '' || prefix.startsWith('..') || isAbsolute(prefix)) return undefined;
+  return { repoRoot: resolve(root, ...prefix.split(sep).map(() => '..')) };
 }
