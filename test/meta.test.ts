@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../src/rule-ids.js';
 import { rules } from '../rules/index.js';
-import { check, CORE_RULES } from '../src/check.js';
+import { check, CORE_RULES } from '../src/engine/index.js';
 import { toEslintRule } from '../src/eslint/rules.js';
 import { PACKAGE_ROOT } from '../src/version.js';
 import { makeGitRepo } from './support/repo.js';

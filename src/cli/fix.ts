@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { run, selectRules } from '../check.js';
+import { run, selectRules } from '../engine/index.js';
 import { EnvironmentError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { warnCacheRefused } from './cache-warning.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { simpleGit } from '../repo/git.js';
 import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../frozen/inspect.js';
 import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../frozen/manifests.js';
-import { buildModel, UsageError } from '../check.js';
+import { buildModel, UsageError } from '../engine/index.js';
 import { toPosix } from '../util/path.js';
 import { warnCacheRefused } from './cache-warning.js';
 import { formatFrozen, formatLocks, writeAtomically, type FrozenEntry, type FrozenManifest } from '../config/manifest.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { parse } from 'jsonc-parser';
-import { run, UsageError } from '../check.js';
+import { run, UsageError } from '../engine/index.js';
 import { writeAtomically } from '../config/manifest.js';
 import { cacheDirectory } from '../facts/cache.js';
 import { cacheRefusal } from '../repo/cache-guard.js';

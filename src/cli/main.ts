@@ -344,7 +344,7 @@ async function explainCommand(argv: string[], io: Io): Promise<number> {
   const id = positionals[0];
   if (id === undefined) throw new UsageError(`explain needs a rule id (known: ${RULE_IDS.join(', ')})`);
   const { rules } = await import('../../rules/index.js');
-  const { CORE_RULES } = await import('../check.js');
+  const { CORE_RULES } = await import('../engine/index.js');
   if (id in CORE_RULES) {
     io.stdout(coreSection(readFileSync(join(PACKAGE_ROOT, 'rules', 'core-checks.md'), 'utf8'), id));
     return 0;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../check.js';
+import { UsageError } from '../engine/index.js';
 import type { SelectReport } from '../report/select-markdown.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';

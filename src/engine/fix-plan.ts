@@ -1,5 +1,5 @@
 import { applyBaseline } from './baseline.js';
-import { evaluate, type SelectedRule } from '../check.js';
+import { evaluate, type SelectedRule } from './index.js';
 import type { RepoModel } from '../model/model.js';
 import type { Finding, Fix, TextEdit } from '../types.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckOptions } from '../check.js';
+import type { CheckOptions } from './index.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { findRoot } from '../config/root.js';
 import { cacheDirectory } from '../facts/cache.js';

@@ -2,7 +2,7 @@ import type { Rule } from 'eslint';
 import type { JSONSchema4 } from 'json-schema';
 import * as z from 'zod';
 import type { TripwireRule } from '../rule.js';
-import { SUPPRESSION_WITHOUT_REASON } from '../check.js';
+import { SUPPRESSION_WITHOUT_REASON } from '../engine/index.js';
 import { findingsForFile, INVALID_CONFIG } from './adapter.js';
 
 const ESLINT_LANGUAGES = new Set(['js/js', 'markdown/commonmark', 'markdown/gfm']);

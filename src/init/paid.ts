@@ -1,4 +1,4 @@
-import { evaluate, selectRules } from '../check.js';
+import { evaluate, selectRules } from '../engine/index.js';
 import type { RepoModel } from '../model/model.js';
 import { coverFiles } from './globs.js';
 import { compileGlobs } from '../util/glob.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildModelSync } from '../../src/check.js';
+import { buildModelSync } from '../../src/engine/index.js';
 import { sealed } from '../../src/util/cache-secret.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
@@ -57,7 +57,7 @@ interface Probe {
 
 /** One `run()` in a fresh process: how many facts came from the cache, and what was found. */
 function probe(dir: string, xdg: string, cacheLocation?: string): Probe {
-  const check = pathToFileURL(join(PACKAGE_ROOT, 'dist/src/check.js')).href;
+  const check = pathToFileURL(join(PACKAGE_ROOT, 'dist/src/engine/index.js')).href;
   const options = { cwd: dir, ...(cacheLocation !== undefined && { cacheLocation }) };
   const script = `
     import { run } from ${JSON.stringify(check)};

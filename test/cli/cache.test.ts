@@ -19,7 +19,7 @@ interface Probe {
 function probe(cwd: string, cacheLocation: string, cache = true): Probe {
   const dist = (path: string): string => pathToFileURL(join(PACKAGE_ROOT, 'dist/src', path)).href;
   const script = `
-    import { run } from ${JSON.stringify(dist('check.js'))};
+    import { run } from ${JSON.stringify(dist('engine/index.js'))};
     import { isTypeScriptLoaded } from ${JSON.stringify(dist('parse/typescript.js'))};
     const result = await run({ cwd: ${JSON.stringify(cwd)}, cacheLocation: ${JSON.stringify(cacheLocation)}, cache: ${cache} });
     console.log(JSON.stringify({

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/check.js';
+import { run } from '../../src/engine/index.js';
 import { writeAll } from '../../src/cli/fix.js';
 import { planFixes } from '../../src/engine/fix-plan.js';
 import { PACKAGE_ROOT } from '../../src/version.js';

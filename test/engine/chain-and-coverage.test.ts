@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 
 const DEMO = join(PACKAGE_ROOT, 'fixtures/demo');

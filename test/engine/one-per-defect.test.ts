@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { buildModel, evaluate } from '../../src/check.js';
+import { buildModel, evaluate } from '../../src/engine/index.js';
 import { createRule } from '../../src/rule.js';
 import { makeGitRepo } from '../support/repo.js';
 

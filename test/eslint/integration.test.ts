@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import tripwire from '../../src/index.js';
 import { rules } from '../../rules/index.js';
-import { check, run } from '../../src/check.js';
+import { check, run } from '../../src/engine/index.js';
 import { cacheDirectory } from '../../src/facts/cache.js';
 import { FACTS_VERSION } from '../../src/model/model.js';
 import { resetModels } from '../../src/eslint/adapter.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/check.js';
+import { buildModel } from '../../src/engine/index.js';
 import { extractMarkdownFacts, githubSlug } from '../../src/facts/extract-markdown.js';
 import { makeGitRepo } from '../support/repo.js';
 import type { Loc } from '../../src/types.js';

@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { check as checkInProcess } from '../../src/check.js';
+import { check as checkInProcess } from '../../src/engine/index.js';
 import { discoverFiles } from '../../src/repo/files.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';

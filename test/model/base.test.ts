@@ -1,7 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/check.js';
+import { buildModel } from '../../src/engine/index.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
 
 describe('--base: the diff the model carries', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/check.js';
+import { buildModel } from '../../src/engine/index.js';
 import { TestClosure } from '../../src/analysis/closure.js';
 import { makeGitRepo } from '../support/repo.js';
 

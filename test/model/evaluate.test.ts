@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/check.js';
+import { buildModel } from '../../src/engine/index.js';
 import type { Value } from '../../src/analysis/evaluate.js';
 import { Evaluator } from '../../src/analysis/evaluate.js';
 import { makeGitRepo } from '../support/repo.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildModel, check } from '../../src/check.js';
+import { buildModel, check } from '../../src/engine/index.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
 import { paidList, paidTestFiles } from '../../src/analysis/paid-list.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { basename, join } from 'node:path';
-import { check, run } from '../../src/check.js';
+import { check, run } from '../../src/engine/index.js';
 import { makeGitRepo } from '../support/repo.js';
 
 const CONFIG = JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['skills/**/SKILL.md'] } });

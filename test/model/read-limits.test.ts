@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check, run } from '../../src/check.js';
+import { check, run } from '../../src/engine/index.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';
 
 const CONFIG = JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['skills/**/SKILL.md'] } });

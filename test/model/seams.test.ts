@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/check.js';
+import { buildModel } from '../../src/engine/index.js';
 import { shippedFiles, testAreas, testVocabulary } from '../../src/analysis/seams.js';
 import { testPathOf } from '../../src/analysis/text-scan.js';
 import { makeGitRepo } from '../support/repo.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import mermaid from 'mermaid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/check.js';
+import { run } from '../../src/engine/index.js';
 import { markdown } from '../../src/report/markdown.js';
 import type { ReportOptions } from '../../src/report/index.js';
 import type { CheckResult, Finding } from '../../src/types.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import { RULE_IDS } from '../../src/rule-ids.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { rules } from '../../rules/index.js';

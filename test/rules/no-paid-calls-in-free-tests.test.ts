@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import type { CheckResult, Finding } from '../../src/types.js';
 import { fixtureRepo } from '../support/overlay.js';
 import { makeGitRepo } from '../support/repo.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import { fixtureRepo } from '../support/overlay.js';
 import { makeGitRepo, writeFiles } from '../support/repo.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { fixtureRepo } from '../support/overlay.js';
 import { git, runCli } from '../support/repo.js';

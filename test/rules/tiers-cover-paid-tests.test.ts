@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/engine/index.js';
 import { fixtureRepo } from '../support/overlay.js';
 
 async function findings(overlay?: string): Promise<string[]> {

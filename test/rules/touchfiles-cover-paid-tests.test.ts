@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
-import { buildModel, check } from '../../src/check.js';
+import { buildModel, check } from '../../src/engine/index.js';
 import { fixtureRepo } from '../support/overlay.js';
 import { selectionOf } from '../../src/analysis/selection.js';
 
