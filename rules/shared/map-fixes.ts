@@ -13,7 +13,7 @@ import { exportedLiteral, type ExportedLiteral, type Replacement } from '../../s
 export function mapLiteral(model: RepoModel, ref: MapRef): ExportedLiteral | null {
   if (ref.export === undefined || !isScriptFile(ref.file)) return null;
   const text = model.text(ref.file);
-  return text === null ? null : exportedLiteral(ref.file, text, ref.export);
+  return text === null ? null : exportedLiteral(model, ref.file, text, ref.export);
 }
 
 /** A one-edit fix, or nothing when the edit could not be made mechanically. */

@@ -22,7 +22,7 @@ export function renameFix(model: RepoModel, file: string, loc: Loc, old: string)
   const renamed = renamedPath(model, old);
   if (renamed === null || !isScriptFile(file)) return {};
   const text = model.text(file);
-  const literal = text === null ? null : stringLiteralAt(file, text, loc);
+  const literal = text === null ? null : stringLiteralAt(model, file, text, loc);
   if (text === null || !literal || literal.text !== old) return {};
   const { range, text: replacement } = replaceString({ text, source: literal.getSourceFile() }, literal, renamed);
   return { fix: { messageId: 'replaceRenamedPath', description: `replace '${old}' by '${renamed}', the name git gives it since the merge base`, edits: [{ file, range, text: replacement }] } };

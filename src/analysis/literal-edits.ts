@@ -1,5 +1,6 @@
 import type * as TS from 'typescript';
 import { loadTypeScript, parseScript, syntaxErrors } from '../parse/typescript.js';
+import type { RepoModel } from '../model/model.js';
 import type { Loc } from '../types.js';
 
 /**
@@ -22,21 +23,16 @@ export interface ExportedLiteral {
   literal: TS.ObjectLiteralExpression | TS.ArrayLiteralExpression;
 }
 
-/** The last few parses, keyed by file and text: the fixes of one run in one map share a parse, and nothing outlives its input. */
-const parsed = new Map<string, { text: string; source: TS.SourceFile | null }>();
-const KEEP_PARSES = 4;
+/** This module's entry in the model's per-run memo table: each map file a fix edits is parsed once per run. */
+const PARSES = {};
 
-function parse(file: string, text: string): TS.SourceFile | null {
-  const known = parsed.get(file);
+function parse(model: RepoModel, file: string, text: string): TS.SourceFile | null {
+  const parses = model.memo(PARSES, () => new Map<string, { text: string; source: TS.SourceFile | null }>());
+  const known = parses.get(file);
   if (known?.text === text) return known.source;
   let source: TS.SourceFile | null = parseScript(file, text);
   if (syntaxErrors(source).length > 0) source = null;
-  parsed.delete(file);
-  parsed.set(file, { text, source });
-  for (const oldest of parsed.keys()) {
-    if (parsed.size <= KEEP_PARSES) break;
-    parsed.delete(oldest);
-  }
+  parses.set(file, { text, source });
   return source;
 }
 
@@ -45,9 +41,9 @@ function parse(file: string, text: string): TS.SourceFile | null {
  * `file` itself (`export const X = {…}`, or `const X = {…}` with `export { X }`),
  * through `as const` / `satisfies` / parentheses; null for anything else.
  */
-export function exportedLiteral(file: string, text: string, exportName: string): ExportedLiteral | null {
+export function exportedLiteral(model: RepoModel, file: string, text: string, exportName: string): ExportedLiteral | null {
   const ts = loadTypeScript();
-  const source = parse(file, text);
+  const source = parse(model, file, text);
   if (!source) return null;
   let local = exportName;
   let exported = false;
@@ -93,9 +89,9 @@ export function propertyAt(found: ExportedLiteral, loc: Loc): TS.PropertyAssignm
 }
 
 /** The string literal (or template without substitutions) that starts at `loc`, anywhere in the file. */
-export function stringLiteralAt(file: string, text: string, loc: Loc): TS.StringLiteral | TS.NoSubstitutionTemplateLiteral | null {
+export function stringLiteralAt(model: RepoModel, file: string, text: string, loc: Loc): TS.StringLiteral | TS.NoSubstitutionTemplateLiteral | null {
   const ts = loadTypeScript();
-  const source = parse(file, text);
+  const source = parse(model, file, text);
   if (!source) return null;
   const offset = offsetOf(text, loc);
   let found: TS.StringLiteral | TS.NoSubstitutionTemplateLiteral | null = null;
