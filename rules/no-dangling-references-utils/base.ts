@@ -5,7 +5,7 @@ import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/analysis/seams.js';
 import { codeIdentifiers, subLoc, textRuns } from '../../src/analysis/text-scan.js';
-import { isScriptFile } from '../../src/util/file-kinds.js';
+import { isScriptFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';
@@ -14,12 +14,6 @@ import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
 export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
-
-const SCRIPT_EXTENSION = /(?:\.d)?\.[mc]?[jt]sx?$/;
-
-function stem(path: string): string {
-  return path.replace(SCRIPT_EXTENSION, '').replace(/\/index$/, '');
-}
 
 function exportNames(facts: FileFacts | null): Set<string> {
   const names = new Set<string>();
@@ -65,7 +59,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     if (change.status === 'deleted' && !model.fileSet.has(change.path)) gone.set(change.path, null);
     if (change.status === 'renamed' && change.oldPath !== undefined && !model.fileSet.has(change.oldPath)) gone.set(change.oldPath, change.path);
   }
-  const goneStems = new Map([...gone.keys()].filter((path) => SCRIPT_EXTENSION.test(path)).map((path) => [stem(path), path]));
+  const goneStems = new Map([...gone.keys()].filter((path) => MODULE_EXTENSION.test(path)).map((path) => [moduleStem(path), path]));
   const currentBasenames = new Set(model.files.map((file) => posix.basename(file)));
   const goneBasenames = new Map<string, string>();
   for (const path of gone.keys()) {
@@ -85,7 +79,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
         if (ref.illustrative) continue;
         let old = ref.candidates.find((candidate) => gone.has(candidate));
         if (old === undefined && ref.where === 'import' && !ref.candidates.some((candidate) => model.fileSet.has(candidate))) {
-          old = ref.candidates.map((candidate) => goneStems.get(stem(candidate))).find((path) => path !== undefined);
+          old = ref.candidates.map((candidate) => goneStems.get(moduleStem(candidate))).find((path) => path !== undefined);
           if (old !== undefined && model.resolve(file, ref.written).kind === 'file') old = undefined;
         }
         if (old === undefined) continue;

@@ -3,7 +3,7 @@ import type { HeadingFact } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
 import { linesOf } from '../../src/analysis/seams.js';
 import { pathCandidates, pathTokens, textRuns, tokenOffsets, type ScanRun } from '../../src/analysis/text-scan.js';
-import { isMarkdownFile } from '../../src/util/file-kinds.js';
+import { isMarkdownFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-kinds.js';
 import type { Mention } from './mentions.js';
 
 /**
@@ -34,20 +34,15 @@ export interface CliIdentity {
   npmScripts: ReadonlySet<string>;
 }
 
-const SCRIPT_EXTENSION = /(?:\.d)?\.[mc]?[jt]sx?$/;
 const BUILD_DIRS = new Set(['dist', 'build', 'lib', 'out', 'esm', 'cjs']);
 const RUNTIMES = new Set(['node', 'tsx', 'ts-node', 'bun', 'deno', 'esno', 'jiti', 'vite-node']);
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const LAUNCHERS = new Set([...RUNTIMES, ...PACKAGE_MANAGERS, 'sudo', 'env', 'exec', 'time', 'nohup', 'command', 'npx', 'bunx', 'pnpx', 'run', 'run-script', 'x', 'dlx', '--']);
 
-function stem(path: string): string {
-  return path.replace(SCRIPT_EXTENSION, '').replace(/\/index$/, '');
-}
-
 /** `path` is `script`, or its compiled counterpart: the same path under a build directory. */
 function sameModule(path: string, script: string): boolean {
-  const a = stem(path);
-  const b = stem(script);
+  const a = moduleStem(path);
+  const b = moduleStem(script);
   if (a === b) return true;
   const [first, ...rest] = a.split('/');
   return first !== undefined && BUILD_DIRS.has(first) && rest.length > 0 && rest.join('/') === b.split('/').slice(1).join('/');
@@ -108,7 +103,7 @@ function words(segment: string): string[] {
 /** A word names the CLI: a bin name (or a path ending in one), or a path to its script. */
 function namesCli(word: string, identity: CliIdentity, fromFile: string): boolean {
   if (identity.bins.has(word) || (word.includes('/') && identity.bins.has(posix.basename(word)))) return true;
-  if (!word.includes('/') && !SCRIPT_EXTENSION.test(word)) return false;
+  if (!word.includes('/') && !MODULE_EXTENSION.test(word)) return false;
   return pathCandidates(word, fromFile).some((candidate) => identity.scripts.some((script) => sameModule(candidate, script)));
 }
 
@@ -123,7 +118,7 @@ function programOf(before: readonly string[], identity: CliIdentity, fromFile: s
     if (/^[A-Za-z_]\w*=/.test(word) || word.startsWith('-')) continue;
     if (packageManager && identity.npmScripts.has(word)) return 'cli';
     // A runtime's own arguments (`node --import tsx`, `deno run`) come before the script it runs.
-    if (runtime && !SCRIPT_EXTENSION.test(word) && !namesCli(word, identity, fromFile)) continue;
+    if (runtime && !MODULE_EXTENSION.test(word) && !namesCli(word, identity, fromFile)) continue;
     if (LAUNCHERS.has(word) && !namesCli(word, identity, fromFile)) {
       runtime ||= RUNTIMES.has(word);
       packageManager ||= PACKAGE_MANAGERS.has(word);

@@ -31,3 +31,11 @@ export function scriptLanguage(path: string, text: string): ScriptLanguage | nul
   if (/(?:^|\/)(?:ba|z|k|da)?sh$/.test(program)) return 'shell';
   return 'unknown';
 }
+
+/** A module path's extension as an import specifier may leave it out (`.ts`, `.d.ts`, `.mjs`, …). */
+export const MODULE_EXTENSION = /(?:\.d)?\.[mc]?[jt]sx?$/;
+
+/** A module path as an import can name it: without its extension, a directory's `index` as the directory. */
+export function moduleStem(path: string): string {
+  return path.replace(MODULE_EXTENSION, '').replace(/\/index$/, '');
+}
