@@ -2,6 +2,7 @@ import type { MapCoverage } from '../types.js';
 import type { RepoModel } from '../model/model.js';
 import { mapLabel, touchfileRefs } from '../config/refs.js';
 import { selectionOf } from './selection.js';
+import { compareText } from '../util/order.js';
 
 /** Every paid test id, once (at its first declaration), against the touchfile and tier maps. */
 export function mapCoverage(model: RepoModel): MapCoverage {
@@ -18,5 +19,5 @@ export function mapCoverage(model: RepoModel): MapCoverage {
     rows.set(paid.id, { id: paid.id, file: paid.file, line: paid.loc.line, touchfile: keys.has(paid.id), hasTier: tier !== undefined, tier: tier?.value ?? null });
   }
   // Code-unit order, as the reports sort: never the machine's locale.
-  return { touchfileMaps, tierMap, ids: [...rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+  return { touchfileMaps, tierMap, ids: [...rows.values()].sort((a, b) => compareText(a.id, b.id)) };
 }

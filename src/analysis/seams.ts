@@ -8,6 +8,7 @@ import type { RepoModel } from '../model/model.js';
 import { textKind } from './text-kind.js';
 import { PAID_COMMANDS, PAID_ENV } from '../vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../vocab/env.js';
+import { compareText } from '../util/order.js';
 
 /** Directories whose contents exist only for tests, wherever they sit. */
 export const FIXTURE_DIRS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', 'test-fixtures', '__mocks__']);
@@ -265,7 +266,7 @@ export function lexicalEnvUses(file: string, text: string): EnvUse[] {
 }
 
 function compareUses(a: EnvUse, b: EnvUse): number {
-  return (a.op === b.op ? 0 : a.op === 'set' ? -1 : 1) || a.file.localeCompare(b.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
+  return (a.op === b.op ? 0 : a.op === 'set' ? -1 : 1) || compareText(a.file, b.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
 }
 
 /** A stand-in the harness configures: a file under a fixture directory or in a `bin/` of a test area. */

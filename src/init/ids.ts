@@ -1,6 +1,7 @@
 import type * as TS from 'typescript';
 import type { RepoModel } from '../model/model.js';
 import { loadTypeScript, parseScript, unlessTooDeep } from '../parse/typescript.js';
+import { compareText } from '../util/order.js';
 
 /** Chained modifiers that leave the callee's role unchanged: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'skipIf', 'runIf', 'each', 'for', 'concurrent', 'sequential', 'fails', 'failing', 'if', 'serial']);
@@ -66,7 +67,7 @@ export function inferIds(model: RepoModel, paidFiles: readonly string[], keys: R
     }
   }
   const kept = (stats: Map<string, ShapeStats>): ShapeStats[] =>
-    [...stats.values()].filter((s) => s.hits > 0 && s.hits * 2 >= s.literals).sort((a, b) => b.hits - a.hits || a.shape.call.localeCompare(b.shape.call));
+    [...stats.values()].filter((s) => s.hits > 0 && s.hits * 2 >= s.literals).sort((a, b) => b.hits - a.hits || compareText(a.shape.call, b.shape.call));
   const idShapes = oneShapePerId(kept(ids));
   const idKeys = new Set(idShapes.map((s) => shapeKey(s.shape)));
   // A tier helper takes the tier and nothing that is an id; an id helper is never a gate.
@@ -102,7 +103,7 @@ function oneShapePerId(shapes: readonly ShapeStats[]): ShapeStats[] {
     out.push(shape);
     for (const key of shape.keys) covered.add(key);
   }
-  return out.sort((a, b) => b.hits - a.hits || a.shape.call.localeCompare(b.shape.call));
+  return out.sort((a, b) => b.hits - a.hits || compareText(a.shape.call, b.shape.call));
 }
 
 export function shapeKey(shape: CallShape): string {

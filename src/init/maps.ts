@@ -4,6 +4,7 @@ import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../util/glob.js';
 import { inFixture } from './globs.js';
+import { compareText } from '../util/order.js';
 
 /** Words harnesses use for tiers, for a tier map found without a touchfile map to compare its keys with. */
 const TIER_WORDS = new Set(['gate', 'periodic', 'nightly', 'weekly', 'daily', 'smoke', 'release', 'pr', 'manual', 'slow', 'fast', 'full', 'quick', 'core', 'extended', 'blocking', 'nonblocking', 'non-blocking', 'scheduled', 'merge', 'presubmit', 'postsubmit']);
@@ -85,7 +86,7 @@ export async function inferMaps(model: RepoModel, root: string, testFiles: reado
   }
   // A map spread into another map is configured through the one that merges it.
   const merged = touchfiles.filter((inner) => !touchfiles.some((outer) => outer !== inner && outer.files.includes(inner.ref.file) && inner.keys.every((key) => outer.keys.includes(key)) && outer.keys.length >= inner.keys.length && outer.label !== inner.label));
-  merged.sort((a, b) => b.keys.length - a.keys.length || a.ref.file.localeCompare(b.ref.file));
+  merged.sort((a, b) => b.keys.length - a.keys.length || compareText(a.ref.file, b.ref.file));
   const keys = new Set(merged.flatMap((map) => map.keys));
 
   const namedTests = new Map<string, string>();

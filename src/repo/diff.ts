@@ -7,6 +7,7 @@ import { createBlobReader, findGitRoot, isOversized, simpleGit } from './git.js'
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
 import { toPosix } from '../util/path.js';
+import { compareText } from '../util/order.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 
@@ -171,7 +172,7 @@ export async function diffChanges(root: string, dir: string, mergeBase: string, 
     const path = local(fullName);
     if (path !== null && !fullName.endsWith('/')) changes.push({ status: 'added', path });
   }
-  return changes.sort((a, b) => a.path.localeCompare(b.path));
+  return changes.sort((a, b) => compareText(a.path, b.path));
 }
 
 /** Options that keep a user's diff configuration out of plumbing output. */

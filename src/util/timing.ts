@@ -1,3 +1,5 @@
+import { compareText } from './order.js';
+
 /**
  * Where one run's time went, for `TIMING=1` and `--stats`: each phase in run
  * order, each rule's own time (the facts it was first to ask for are counted
@@ -49,7 +51,7 @@ export function formatStats(stats: RunStats, all: boolean): string {
   const share = (ms: number): string => (total > 0 ? `${((100 * ms) / total).toFixed(1)}%` : '–');
   const rows: string[][] = [['Phase', 'Time (ms)', 'Relative']];
   for (const phase of stats.phases) rows.push([phase.name, phase.ms.toFixed(1), share(phase.ms)]);
-  const rules = [...stats.rules].sort((a, b) => b.ms - a.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rules = [...stats.rules].sort((a, b) => b.ms - a.ms || compareText(a.id, b.id));
   const ruleRows: string[][] = [['Rule', 'Time (ms)', 'Relative']];
   for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([rule.id, rule.ms.toFixed(1), share(rule.ms)]);
   const { parsed, cached, read } = stats.facts;
