@@ -14,6 +14,7 @@ import { inferConfig, type Inferred } from '../init/infer.js';
 import { resolveCwd } from './cwd.js';
 import type { Io } from './io.js';
 import { warnCacheRefused } from './cache-warning.js';
+import { plural } from '../util/text.js';
 
 /** Asks one yes/no question; null when there is nobody to ask (stdin is not a terminal). */
 export type Ask = (question: string) => Promise<boolean | null>;
@@ -107,10 +108,6 @@ function formatItems(items: readonly Inferred[]): string {
     for (const warning of item.warnings) lines.push(`${' '.repeat(width)}  ! ${warning}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** Asks on the terminal; never when stdin is not one (a hook, CI, a pipe): that is `--yes`. */

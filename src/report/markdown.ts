@@ -1,6 +1,7 @@
 import type { CheckResult, Finding, MapCoverage, Summary } from '../types.js';
 import { repositoryPath } from './paths.js';
-import { escapeMarkdown, plural, table, truncate } from './markdown-text.js';
+import { escapeMarkdown, table, truncate } from './markdown-text.js';
+import { plural } from '../util/text.js';
 import { chainFlowchart } from './mermaid.js';
 import { sortFindings } from './order.js';
 

@@ -1,5 +1,6 @@
 import type { SelectedId } from '../analysis/selection-types.js';
-import { escapeMarkdown, plural, table, truncate } from './markdown-text.js';
+import { escapeMarkdown, table, truncate } from './markdown-text.js';
+import { plural } from '../util/text.js';
 
 /** What `tripwire select` found: its JSON output, which this renders. */
 export interface SelectReport {

@@ -4,6 +4,7 @@ import { displayPath } from './paths.js';
 import type { ReportOptions } from './types.js';
 import { groupByFile } from './order.js';
 import { formatRelated } from './related.js';
+import { plural } from '../util/text.js';
 
 type Format = Parameters<typeof styleText>[0];
 type Paint = (format: Format, text: string) => string;
@@ -11,10 +12,6 @@ type Paint = (format: Format, text: string) => string;
 function painter(color: boolean): Paint {
   // styleText checks process.stdout by default and drops colors when it is not a TTY; the caller already decided.
   return (format, text) => (color && text !== '' ? styleText(format, text, { validateStream: false }) : text);
-}
-
-function plural(count: number, noun: string, plurals = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : plurals}`;
 }
 
 function severityLabel(finding: Finding): string {
