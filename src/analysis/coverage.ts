@@ -2,7 +2,7 @@ import type { MapCoverage } from '../types.js';
 import type { RepoModel } from '../model/model.js';
 import { mapLabel, touchfileRefs } from '../config/refs.js';
 import { selectionOf } from './selection.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 /** Every paid test id, once (at its first declaration), against the touchfile and tier maps. */
 export function mapCoverage(model: RepoModel): MapCoverage {

@@ -8,7 +8,7 @@ import type { RepoModel } from '../model/model.js';
 import { textKind } from './text-kind.js';
 import { PAID_COMMANDS, PAID_ENV } from '../vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../vocab/env.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 /** Directories whose contents exist only for tests, wherever they sit. */
 export const FIXTURE_DIRS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', 'test-fixtures', '__mocks__']);

@@ -1,5 +1,5 @@
 import { compileGlobs, globTooComplex } from '../util/glob.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 import type { SelectedId, Selection } from './selection-types.js';
 
 /**

@@ -9,7 +9,7 @@ import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 import type { Finding, Loc } from '../types.js';
 import { formatBytes, MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 const entry = { ruleId: z.string(), file: z.string(), fingerprint: z.string(), count: z.int().min(1), message: z.string() };
 

@@ -1,7 +1,7 @@
 import type * as TS from 'typescript';
 import type { RepoModel } from '../model/model.js';
 import { loadTypeScript, parseScript, unlessTooDeep } from '../parse/typescript.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 /** Chained modifiers that leave the callee's role unchanged: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'skipIf', 'runIf', 'each', 'for', 'concurrent', 'sequential', 'fails', 'failing', 'if', 'serial']);

@@ -4,7 +4,7 @@ import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../util/glob.js';
 import { inFixture } from './globs.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 /** Words harnesses use for tiers, for a tier map found without a touchfile map to compare its keys with. */
 const TIER_WORDS = new Set(['gate', 'periodic', 'nightly', 'weekly', 'daily', 'smoke', 'release', 'pr', 'manual', 'slow', 'fast', 'full', 'quick', 'core', 'extended', 'blocking', 'nonblocking', 'non-blocking', 'scheduled', 'merge', 'presubmit', 'postsubmit']);

@@ -7,7 +7,7 @@ import { createBlobReader, findGitRoot, isOversized, simpleGit } from './git.js'
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
 import { toPosix } from '../util/path.js';
-import { compareText } from '../util/order.js';
+import { compareText } from '../util/compare.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
 

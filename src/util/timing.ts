@@ -1,4 +1,4 @@
-import { compareText } from './order.js';
+import { compareText } from './compare.js';
 
 /**
  * Where one run's time went, for `TIMING=1` and `--stats`: each phase in run
