@@ -5,7 +5,6 @@ import { FILE_START, lineIndex, rangeLoc } from '../model/positions.js';
 import type { Loc } from '../types.js';
 import { forbiddenJsonKeys, forbiddenKeyMessage, formatKeyPath } from '../util/json-keys.js';
 import { ConfigError, issuesFromZod } from './errors.js';
-import { writeFileAtomic } from '../util/fs.js';
 
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const sha256 = () => z.string().regex(SHA256, { message: 'expected "sha256:" and 64 lowercase hex digits' });
@@ -119,9 +118,4 @@ export function formatLocks(manifest: LocksManifest): string {
   const files: Record<string, string> = {};
   for (const path of Object.keys(manifest.files).sort()) files[path] = manifest.files[path] ?? '';
   return `${JSON.stringify({ version: 1, files }, null, 2)}\n`;
-}
-
-/** Writes beside the target and renames over it, so that a reader never sees half a manifest. */
-export function writeAtomically(root: string, path: string, text: string): void {
-  writeFileAtomic(join(root, path), text);
 }

@@ -6,3 +6,4 @@ export { buildModel, buildModelSync } from './project.js';
 export { selectRules, severityOf } from './rule-set.js';
 export { check, run } from './run.js';
 export type { BuiltModel, CheckOptions, RunResult, SelectedRule } from './types.js';
+export type { RepoModel } from '../model/model.js';

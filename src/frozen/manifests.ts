@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   EMPTY_FROZEN,
   EMPTY_LOCKS,
+  formatFrozen,
+  formatLocks,
   frozenManifestSchema,
   locksManifestSchema,
   parseManifest,
@@ -14,6 +16,18 @@ import {
 import type { TestFact } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import type { FileChange } from '../repo/diff.js';
+import { writeFileAtomic } from '../util/fs.js';
+
+export type { FrozenEntry, FrozenManifest, LocksManifest } from '../config/manifest.js';
+
+/** Writes the frozen manifest as a human reviews it, atomically (a reader never sees half of it). */
+export function writeFrozen(root: string, path: string, manifest: FrozenManifest): void {
+  writeFileAtomic(join(root, path), formatFrozen(manifest));
+}
+
+export function writeLocks(root: string, path: string, manifest: LocksManifest): void {
+  writeFileAtomic(join(root, path), formatLocks(manifest));
+}
 
 export function frozenManifest(model: RepoModel): Manifest<FrozenManifest> {
   const path = model.config.frozen;

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { writeAtomically } from '../config/manifest.js';
 import { findGitRoot } from '../repo/git.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { toPosix, relativePosix } from '../util/path.js';
 
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ export async function installHook(root: string, force: boolean): Promise<HookRes
   if (existing !== null && !ours && !force) {
     return { status: 'refused', path: shown, reason: `${shown} exists and is not tripwire's: add \`npx --no -- tripwire check --staged\` to it, or run again with --force to replace it` };
   }
-  writeAtomically(hooks, 'pre-commit', hookScript(relativePosix(realpathSync(top), realpathSync(root))));
+  writeFileAtomic(join(hooks, 'pre-commit'), hookScript(relativePosix(realpathSync(top), realpathSync(root))));
   chmodSync(file, 0o755);
   return { status: ours ? 'updated' : 'installed', path: shown };
 }

@@ -269,3 +269,17 @@ export function createBlobReader(root: string): BlobReader {
     },
   };
 }
+
+/** The identity git would sign a commit with in `root`: user.email, else user.name; null when neither is configured. */
+export async function gitIdentity(root: string): Promise<string | null> {
+  const git = simpleGit({ baseDir: root });
+  for (const key of ['user.email', 'user.name']) {
+    try {
+      const value = (await git.raw(['config', '--get', key])).trim();
+      if (value !== '') return value;
+    } catch {
+      // not configured: try the next key
+    }
+  }
+  return null;
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/engine/index.js';
-import { writeAll } from '../../src/cli/fix.js';
+import { writeAll } from '../../src/cli/commands/fix.js';
 import { planFixes } from '../../src/engine/fix-plan.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { git, makeGitRepo, runCli } from '../support/repo.js';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { initCommand } from '../../src/cli/init.js';
+import { initCommand } from '../../src/cli/commands/init.js';
 import type { Io } from '../../src/cli/main.js';
 import { SCHEMA_ID } from '../../src/config/write-schema.js';
 import { PACKAGE_ROOT } from '../../src/version.js';

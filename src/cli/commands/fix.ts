@@ -1,14 +1,14 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { run, selectRules } from '../engine/index.js';
-import { EnvironmentError } from '../errors.js';
-import { writeFileAtomic } from '../util/fs.js';
-import { warnCacheRefused } from './cache-warning.js';
-import { resolveCwd } from './cwd.js';
-import { planFixes, type FixPlan } from '../engine/fix-plan.js';
-import type { Io } from './io.js';
-import { unifiedDiff } from './unified-diff.js';
+import { run, selectRules } from '../../engine/index.js';
+import { EnvironmentError } from '../../errors.js';
+import { writeFileAtomic } from '../../util/fs.js';
+import { warnCacheRefused } from '../cache-warning.js';
+import { resolveCwd } from '../cwd.js';
+import { planFixes, type FixPlan } from '../../engine/fix-plan.js';
+import type { Io } from '../io.js';
+import { unifiedDiff } from '../unified-diff.js';
 
 /**
  * `tripwire fix [--write]`: the mechanical fixes the rules attach to their

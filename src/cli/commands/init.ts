@@ -1,20 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { parse } from 'jsonc-parser';
-import { run, UsageError } from '../engine/index.js';
-import { writeAtomically } from '../config/manifest.js';
-import { cacheDirectory } from '../facts/cache.js';
-import { cacheRefusal } from '../repo/cache-guard.js';
-import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from '../config/schema.js';
-import { formatConfig } from '../init/format.js';
-import { HookError, installHook } from '../init/hook.js';
-import { inferConfig, type Inferred } from '../init/infer.js';
-import { resolveCwd } from './cwd.js';
-import type { Io } from './io.js';
-import { warnCacheRefused } from './cache-warning.js';
-import { plural } from '../util/text.js';
+import { run, UsageError } from '../../engine/index.js';
+import { formatConfig } from '../../init/format.js';
+import { configTarget, existingConfig, factCacheRefusal, writeConfigFile } from '../../init/target.js';
+import { HookError, installHook } from '../../init/hook.js';
+import { inferConfig, type Inferred } from '../../init/infer.js';
+import { resolveCwd } from '../cwd.js';
+import type { Io } from '../io.js';
+import { warnCacheRefused } from '../cache-warning.js';
+import { plural } from '../../util/text.js';
 
 /** Asks one yes/no question; null when there is nobody to ask (stdin is not a terminal). */
 export type Ask = (question: string) => Promise<boolean | null>;
@@ -41,9 +36,7 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
   const root = resolveCwd(io.cwd, values.cwd);
   if (!existsSync(root)) throw new UsageError(`${root} does not exist`);
   const existing = existingConfig(root);
-  const [defaultName = 'tripwire.config.json'] = CONFIG_FILE_NAMES;
-  // --force replaces a config file in place; a package.json key stays, and the new file takes precedence over it.
-  const target = CONFIG_FILE_NAMES.find((name) => name === existing) ?? defaultName;
+  const target = configTarget(existing);
   const writeConfig = existing === null || values.force;
 
   if (!writeConfig && !values.hook) {
@@ -52,7 +45,7 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
   }
 
   if (writeConfig) {
-    const cacheRefused = values.cache ? await cacheRefusal(cacheDirectory(root), root) : null;
+    const cacheRefused = values.cache ? await factCacheRefusal(root) : null;
     warnCacheRefused(io, cacheRefused);
     const { config, items } = await inferConfig({ root, cache: values.cache && cacheRefused === null });
     const text = formatConfig(config);
@@ -66,7 +59,7 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
       io.stdout('nothing written\n');
       return 0;
     }
-    writeAtomically(root, target, text);
+    writeConfigFile(root, target, text);
     io.stdout(`wrote ${target}${existing !== null && existing !== target ? ` (${existing} still holds the old configuration: ${target} takes precedence)` : ''}\n`);
     const result = await run({ cwd: root, configFile: target, cache: values.cache, cacheRefused });
     const { errors, warnings } = result.summary;
@@ -88,15 +81,6 @@ export async function initCommand(argv: string[], io: Io, help: string, ask: Ask
     if (error instanceof HookError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-/** The file that configures tripwire in `root` today, if any: a config file, or the "tripwire" key of package.json. */
-function existingConfig(root: string): string | null {
-  for (const name of CONFIG_FILE_NAMES) if (existsSync(join(root, name))) return name;
-  const manifest = join(root, 'package.json');
-  if (!existsSync(manifest)) return null;
-  const data: unknown = parse(readFileSync(manifest, 'utf8'));
-  return typeof data === 'object' && data !== null && PACKAGE_JSON_KEY in data ? `package.json "${PACKAGE_JSON_KEY}"` : null;
 }
 
 function formatItems(items: readonly Inferred[]): string {

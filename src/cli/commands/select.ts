@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../engine/index.js';
-import type { SelectReport } from '../report/select-markdown.js';
-import { resolveCwd } from './cwd.js';
-import type { Io } from './io.js';
-import { warnCacheRefused } from './cache-warning.js';
+import { UsageError } from '../../engine/index.js';
+import type { SelectReport } from '../../report/select-markdown.js';
+import { resolveCwd } from '../cwd.js';
+import type { Io } from '../io.js';
+import { warnCacheRefused } from '../cache-warning.js';
 
 const SELECT_FORMATS = ['text', 'json', 'markdown'] as const;
 type SelectFormat = (typeof SELECT_FORMATS)[number];
@@ -37,7 +37,7 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   if (values.base === undefined && !values.staged) throw new UsageError('select needs --base REF, or --staged to select from the index');
 
   const tier = values.tier;
-  const { select } = await import('../engine/select.js');
+  const { select } = await import('../../engine/select.js');
   const result = await select({
     cwd: resolveCwd(io.cwd, values.cwd),
     ...(values.config !== undefined && { configFile: values.config }),
@@ -52,7 +52,7 @@ export async function selectCommand(argv: string[], io: Io, help: string): Promi
   }
   const output: SelectOutput = { base: result.base, changed: result.changed, selected: result.selected, total: result.total };
   if (format === 'json') io.stdout(`${JSON.stringify(output, null, 2)}\n`);
-  else if (format === 'markdown') io.stdout((await import('../report/select-markdown.js')).selectMarkdown(output, tier));
+  else if (format === 'markdown') io.stdout((await import('../../report/select-markdown.js')).selectMarkdown(output, tier));
   else io.stdout(formatText(output, tier));
   return 0;
 }

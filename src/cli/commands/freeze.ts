@@ -1,21 +1,18 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { simpleGit } from '../repo/git.js';
-import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../frozen/inspect.js';
-import { frozenManifest, locksManifest, sha256OfFile, splitId, testId } from '../frozen/manifests.js';
-import { buildModel, UsageError } from '../engine/index.js';
-import { toPosix } from '../util/path.js';
-import { warnCacheRefused } from './cache-warning.js';
-import { formatFrozen, formatLocks, writeAtomically, type FrozenEntry, type FrozenManifest } from '../config/manifest.js';
-import type { TestFact, TestModifier } from '../facts/types.js';
-import type { RepoModel } from '../model/model.js';
-import { report } from '../report/index.js';
-import type { Finding } from '../types.js';
-import { closest } from '../util/closest.js';
-import { VERSION } from '../version.js';
-import { resolveCwd } from './cwd.js';
-import type { Io } from './io.js';
-import { rules } from '../../rules/index.js';
+import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../../frozen/inspect.js';
+import { frozenManifest, locksManifest, sha256OfFile, splitId, testId, writeFrozen, writeLocks, type FrozenEntry, type FrozenManifest } from '../../frozen/manifests.js';
+import { defaultOwner, describePin, pin, pinChanges, short, testsOf, theTest, whyNotFreezable } from '../../frozen/pins.js';
+import { buildModel, UsageError, type RepoModel } from '../../engine/index.js';
+import { toPosix } from '../../util/path.js';
+import { warnCacheRefused } from '../cache-warning.js';
+import { report } from '../../report/index.js';
+import type { Finding } from '../../types.js';
+import { closest } from '../../util/closest.js';
+import { VERSION } from '../../version.js';
+import { resolveCwd } from '../cwd.js';
+import type { Io } from '../io.js';
+import { rules } from '../../../rules/index.js';
 
 /** `freeze verify` is this rule, standalone; its findings carry its id and docs. */
 const FROZEN_RULE = (() => {
@@ -32,8 +29,6 @@ const COMMON = {
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-const BLOCKING: ReadonlySet<TestModifier> = new Set(['skip', 'todo', 'fails', 'skipIf', 'runIf']);
 
 /** `tripwire freeze add|list|verify|refresh|thaw`: the only commands, with `lock` and `init`, that write into the repository. */
 export async function freezeCommand(argv: string[], io: Io, help: string, runCheck: CheckRunner): Promise<number> {
@@ -73,7 +68,7 @@ async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> 
   if (target === undefined || positionals.length > 1) throw new UsageError('freeze add needs one <file> or <file>::<test id>');
   const reason = requireReason(values.reason, 'add');
   const { model, save } = await openModel(values, io);
-  const owner = values.owner ?? (await gitIdentity(model.root));
+  const owner = values.owner ?? (await defaultOwner(model.root));
   if (owner === null) throw new UsageError('freeze add needs --owner (no git user.email or user.name is configured)');
 
   const at = target.indexOf('::');
@@ -113,7 +108,7 @@ async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> 
   }
   save();
   if (added > 0) {
-    writeAtomically(model.root, manifest.path, formatFrozen(next));
+    writeFrozen(model.root, manifest.path, next);
     lines.push(`wrote ${manifest.path}: ${added} test${added === 1 ? '' : 's'} frozen`);
   } else {
     lines.push(`nothing frozen; ${manifest.path} is unchanged`);
@@ -159,7 +154,7 @@ async function freezeUpdate(sub: 'refresh' | 'thaw', argv: string[], io: Io, hel
     }
   }
   save();
-  writeAtomically(model.root, manifest.path, formatFrozen({ version: 1, tests: { ...manifest.data.tests, [id]: updated } }));
+  writeFrozen(model.root, manifest.path, { version: 1, tests: { ...manifest.data.tests, [id]: updated } });
   lines.push(`wrote ${manifest.path}`);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
@@ -258,7 +253,7 @@ export async function lockCommand(argv: string[], io: Io, help: string): Promise
   }
   save();
   if (changed > 0) {
-    writeAtomically(model.root, locks.path, formatLocks(next));
+    writeLocks(model.root, locks.path, next);
     lines.push(`wrote ${locks.path}: ${changed} file${changed === 1 ? '' : 's'} locked`);
   } else {
     lines.push(`${locks.path} is unchanged`);
@@ -274,83 +269,9 @@ function requireReason(reason: string | undefined, sub: string): string {
   return reason.trim();
 }
 
-async function gitIdentity(root: string): Promise<string | null> {
-  const git = simpleGit({ baseDir: root });
-  for (const key of ['user.email', 'user.name']) {
-    try {
-      const value = (await git.raw(['config', '--get', key])).trim();
-      if (value !== '') return value;
-    } catch {
-      // not configured: try the next key
-    }
-  }
-  return null;
-}
-
 /** A path typed relative to the working directory, as a repository-relative POSIX path. */
 function repoPath(model: RepoModel, io: Io, path: string): string {
   return toPosix(relative(model.root, resolve(io.cwd, path)));
-}
-
-function testsOf(model: RepoModel, file: string): TestFact[] {
-  if (!model.fileSet.has(file)) throw new UsageError(`${file} is not a file of this repository`);
-  const facts = model.facts(file);
-  if (!facts) throw new UsageError(`${file} is not a script file tripwire can read`);
-  const error = facts.parseErrors[0];
-  if (error) throw new UsageError(`${file}:${error.loc.line}:${error.loc.column}: cannot parse: ${error.message}`);
-  return facts.tests.filter((test) => test.kind === 'test');
-}
-
-function theTest(tests: readonly TestFact[], file: string, name: string): TestFact {
-  const matches = tests.filter((test) => test.name === name);
-  const [test] = matches;
-  if (!test) {
-    const near = closest(name, tests.map((t) => t.name));
-    throw new UsageError(`${file} declares no test '${name}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
-  }
-  if (matches.length > 1) throw new UsageError(`${matches.length} tests in ${file} are named '${name}': give them distinct titles before freezing one`);
-  return test;
-}
-
-function whyNotFreezable(test: TestFact): string | null {
-  const blocking = [...test.modifiers, ...test.inherited].filter((m) => BLOCKING.has(m));
-  if (blocking.length > 0) return `it does not run as is (${[...new Set(blocking)].join(', ')}); freeze a test that runs`;
-  if (test.timeout === null) return 'its timeout cannot be evaluated statically';
-  if (test.retry === null) return 'its retry count cannot be evaluated statically';
-  return null;
-}
-
-function pin(test: TestFact, reason: string, owner: string): FrozenEntry {
-  return {
-    hash: test.hash,
-    assertions: test.assertions,
-    ...(typeof test.timeout === 'number' && { timeout: test.timeout }),
-    ...(typeof test.retry === 'number' && { retry: test.retry }),
-    reason,
-    owner,
-    status: 'frozen',
-  };
-}
-
-function describePin(entry: FrozenEntry): string {
-  const parts = [short(entry.hash), `${entry.assertions} assertion${entry.assertions === 1 ? '' : 's'}`];
-  if (entry.timeout !== undefined) parts.push(`timeout ${entry.timeout} ms`);
-  if (entry.retry !== undefined) parts.push(`retry ${entry.retry}`);
-  return parts.join(', ');
-}
-
-function pinChanges(before: FrozenEntry, after: FrozenEntry): string[] {
-  const changes: string[] = [];
-  if (before.hash !== after.hash) changes.push(`hash ${short(before.hash)} → ${short(after.hash)}`);
-  if (before.assertions !== after.assertions) changes.push(`assertions ${before.assertions} → ${after.assertions}`);
-  if (before.timeout !== after.timeout) changes.push(`timeout ${before.timeout ?? 'none'} → ${after.timeout ?? 'none'}`);
-  if (before.retry !== after.retry) changes.push(`retry ${before.retry ?? 'none'} → ${after.retry ?? 'none'}`);
-  if (before.status !== after.status) changes.push(`status ${before.status} → ${after.status}`);
-  return changes;
-}
-
-function short(hash: string): string {
-  return `${hash.slice(0, 'sha256:'.length + 12)}…`;
 }
 
 async function stylish(model: RepoModel, problems: readonly FrozenProblem[]): Promise<string> {

@@ -1,0 +1,77 @@
+import type { TestFact, TestModifier } from '../facts/types.js';
+import type { RepoModel } from '../model/model.js';
+import { gitIdentity } from '../repo/git.js';
+import { UsageError } from '../errors.js';
+import { closest } from '../util/closest.js';
+import type { FrozenEntry } from './manifests.js';
+
+// What `freeze add|refresh|thaw` and `lock` decide about a test or a file before the CLI writes the manifest.
+
+/** Modifiers under which a test does not run as written: such a test cannot be pinned. */
+const BLOCKING: ReadonlySet<TestModifier> = new Set(['skip', 'todo', 'fails', 'skipIf', 'runIf']);
+
+/** Who pins when no --owner is given: the git identity of the repository (user.email, else user.name). */
+export async function defaultOwner(root: string): Promise<string | null> {
+  return gitIdentity(root);
+}
+
+export function testsOf(model: RepoModel, file: string): TestFact[] {
+  if (!model.fileSet.has(file)) throw new UsageError(`${file} is not a file of this repository`);
+  const facts = model.facts(file);
+  if (!facts) throw new UsageError(`${file} is not a script file tripwire can read`);
+  const error = facts.parseErrors[0];
+  if (error) throw new UsageError(`${file}:${error.loc.line}:${error.loc.column}: cannot parse: ${error.message}`);
+  return facts.tests.filter((test) => test.kind === 'test');
+}
+
+export function theTest(tests: readonly TestFact[], file: string, name: string): TestFact {
+  const matches = tests.filter((test) => test.name === name);
+  const [test] = matches;
+  if (!test) {
+    const near = closest(name, tests.map((t) => t.name));
+    throw new UsageError(`${file} declares no test '${name}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
+  }
+  if (matches.length > 1) throw new UsageError(`${matches.length} tests in ${file} are named '${name}': give them distinct titles before freezing one`);
+  return test;
+}
+
+export function whyNotFreezable(test: TestFact): string | null {
+  const blocking = [...test.modifiers, ...test.inherited].filter((m) => BLOCKING.has(m));
+  if (blocking.length > 0) return `it does not run as is (${[...new Set(blocking)].join(', ')}); freeze a test that runs`;
+  if (test.timeout === null) return 'its timeout cannot be evaluated statically';
+  if (test.retry === null) return 'its retry count cannot be evaluated statically';
+  return null;
+}
+
+export function pin(test: TestFact, reason: string, owner: string): FrozenEntry {
+  return {
+    hash: test.hash,
+    assertions: test.assertions,
+    ...(typeof test.timeout === 'number' && { timeout: test.timeout }),
+    ...(typeof test.retry === 'number' && { retry: test.retry }),
+    reason,
+    owner,
+    status: 'frozen',
+  };
+}
+
+export function describePin(entry: FrozenEntry): string {
+  const parts = [short(entry.hash), `${entry.assertions} assertion${entry.assertions === 1 ? '' : 's'}`];
+  if (entry.timeout !== undefined) parts.push(`timeout ${entry.timeout} ms`);
+  if (entry.retry !== undefined) parts.push(`retry ${entry.retry}`);
+  return parts.join(', ');
+}
+
+export function pinChanges(before: FrozenEntry, after: FrozenEntry): string[] {
+  const changes: string[] = [];
+  if (before.hash !== after.hash) changes.push(`hash ${short(before.hash)} → ${short(after.hash)}`);
+  if (before.assertions !== after.assertions) changes.push(`assertions ${before.assertions} → ${after.assertions}`);
+  if (before.timeout !== after.timeout) changes.push(`timeout ${before.timeout ?? 'none'} → ${after.timeout ?? 'none'}`);
+  if (before.retry !== after.retry) changes.push(`retry ${before.retry ?? 'none'} → ${after.retry ?? 'none'}`);
+  if (before.status !== after.status) changes.push(`status ${before.status} → ${after.status}`);
+  return changes;
+}
+
+export function short(hash: string): string {
+  return `${hash.slice(0, 'sha256:'.length + 12)}…`;
+}
