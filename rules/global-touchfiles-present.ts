@@ -42,7 +42,7 @@ export default createRule({
     .refine((options) => options.requireMapFile || options.reason !== undefined, { message: 'requireMapFile: false needs a "reason"', path: ['reason'] }),
   check(model, options) {
     const { selection, problems, mapFiles, globalsAt } = selectionOf(model);
-    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'global-touchfiles-present');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'globals', { unevaluable: 'unevaluableMap', missingFile: 'missingMapFile', notAGlobList: 'malformedGlobals' });
     const globalsRef = model.config.maps?.globals;
     if (!globalsRef) return [...findings, ...missingMapFinding(model, 'maps.globals', 'global touchfile list')];
     const globals = selection.globals;

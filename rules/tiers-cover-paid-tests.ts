@@ -40,7 +40,7 @@ export default createRule({
   options: z.strictObject({}),
   check(model) {
     const { selection, problems, selfGates } = selectionOf(model);
-    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'tiers-cover-paid-tests');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'tiers', { unevaluable: 'unevaluableMap', missingFile: 'missingMapFile', notAnObject: 'malformedTierMap', notAString: 'nonStringTier' });
     const tiersRef = model.config.maps?.tiers;
     const tiers = selection.tiers;
     if (!tiersRef || !tiers) return [...findings, ...missingMapFinding(model, 'maps.tiers', 'tier map')];

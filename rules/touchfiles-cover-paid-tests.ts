@@ -50,7 +50,9 @@ export default createRule({
   }),
   check(model, options) {
     const { selection, problems } = selectionOf(model);
-    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles-cover-paid-tests');
+    const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles', { unevaluable: 'unevaluableMap', missingFile: 'missingMapFile', notAnObject: 'malformedTouchfileMap', notAGlobList: 'malformedTouchfileEntry' });
+    const idProblems: RuleFinding<MessageIds>[] = mapProblems(problems, 'ids', { missingArgument: 'missingIdArgument', unevaluable: 'unevaluableId', missingProperty: 'missingIdProperty', notAString: 'nonStringId', noTestId: 'noTestId' });
+    findings.push(...idProblems);
     if (selection.touchfiles.length === 0 && !model.config.maps?.touchfiles) {
       return [...findings, ...missingMapFinding(model, 'maps.touchfiles', 'touchfile map')];
     }

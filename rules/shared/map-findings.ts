@@ -1,6 +1,6 @@
 import type { RepoModel } from '../../src/model/model.js';
 import { FILE_START } from '../../src/model/positions.js';
-import type { MapRule, SelectionMessageIds, SelectionProblem } from '../../src/analysis/selection.js';
+import type { SelectionProblem, SelectionProblemKinds, SelectionSource } from '../../src/analysis/selection.js';
 import type { MessageKind, RuleFinding } from '../../src/rule.js';
 import { paidTestFiles } from '../../src/analysis/paid-list.js';
 
@@ -11,10 +11,17 @@ export const MAP_MESSAGES = {
   unevaluableMap: { description: 'A part of the map cannot be evaluated statically (a call, an unresolved name, a mutable binding, a const its module mutates after the declaration, a duplicate key, a __proto__, constructor or prototype key, a YAML key that is not a scalar): the node is named.' },
 } satisfies Record<string, MessageKind>;
 
-/** The evaluation problems of the maps and ids that belong to `rule`. */
-export function mapProblems<R extends MapRule>(problems: readonly SelectionProblem[], rule: R): RuleFinding<SelectionMessageIds[R]>[] {
-  // SelectionProblem pairs each rule with its ids; TypeScript cannot follow that pairing through the generic `R`.
-  return problems.flatMap(({ rule: owner, messageId, file, loc, message }) => (owner === rule ? [{ messageId: messageId as SelectionMessageIds[R], file, loc, message }] : []));
+/** A rule's message id for every kind of problem one source (a map, or the paid tests' ids) can have. */
+export type ProblemIds<S extends SelectionSource, M extends string> = Record<SelectionProblemKinds[S], M>;
+
+/** The problems of reading `source`, as the findings of the rule that owns it: `ids` names its message id per kind. */
+export function mapProblems<S extends SelectionSource, M extends string>(problems: readonly SelectionProblem[], source: S, ids: ProblemIds<S, M>): RuleFinding<M>[] {
+  return problems.flatMap((problem) => {
+    if (problem.source !== source) return [];
+    // SelectionProblem pairs each source with its kinds; TypeScript cannot follow that pairing through the generic `S`.
+    const messageId = ids[problem.kind as SelectionProblemKinds[S]];
+    return [{ messageId, file: problem.file, loc: problem.loc, message: problem.message }];
+  });
 }
 
 /** Paid tests exist but the map this rule reads is not configured: nothing can be checked, which is a finding, not a pass. `what` is a bare noun ("tier map"). */

@@ -11,28 +11,26 @@ import { paidTestFiles } from './paid-list.js';
 // What the configuration points at, for the rules (which read the configuration only through the model and the analyses).
 export { mapLabel, mapRefs, touchfileRefs } from '../config/refs.js';
 
-/** The message ids of the problems found while reading the maps and the ids, by the rule that reports them. */
-export interface SelectionMessageIds {
-  'touchfiles-cover-paid-tests':
-    | 'unevaluableMap'
-    | 'missingMapFile'
-    | 'malformedTouchfileMap'
-    | 'malformedTouchfileEntry'
-    | 'missingIdArgument'
-    | 'unevaluableId'
-    | 'missingIdProperty'
-    | 'nonStringId'
-    | 'noTestId';
-  'tiers-cover-paid-tests': 'unevaluableMap' | 'missingMapFile' | 'malformedTierMap' | 'nonStringTier';
-  'global-touchfiles-present': 'unevaluableMap' | 'missingMapFile' | 'malformedGlobals';
+/**
+ * What can go wrong reading each map and the paid tests' ids, by kind. The
+ * analysis names the kind; each map rule maps the kinds of the map it owns to
+ * its own message ids (rules/shared/map-findings.ts).
+ */
+export interface SelectionProblemKinds {
+  touchfiles: 'unevaluable' | 'missingFile' | 'notAnObject' | 'notAGlobList';
+  tiers: 'unevaluable' | 'missingFile' | 'notAnObject' | 'notAString';
+  globals: 'unevaluable' | 'missingFile' | 'notAGlobList';
+  ids: 'missingArgument' | 'unevaluable' | 'missingProperty' | 'notAString' | 'noTestId';
 }
 
-export type MapRule = keyof SelectionMessageIds;
+export type SelectionSource = keyof SelectionProblemKinds;
 
-/** A problem found while reading the maps or the ids, with the rule that reports it. */
+/** A problem found while reading a map or the ids: where it was read from (`source`) and what went wrong (`kind`). */
 export type SelectionProblem = {
-  [R in MapRule]: { rule: R; messageId: SelectionMessageIds[R]; file: string; loc: Loc; message: string };
-}[MapRule];
+  [S in SelectionSource]: { source: S; kind: SelectionProblemKinds[S]; file: string; loc: Loc; message: string };
+}[SelectionSource];
+
+type MapSource = Exclude<SelectionSource, 'ids'>;
 
 export interface SelectionResult {
   selection: Selection;
@@ -55,17 +53,17 @@ export function computeSelection(model: RepoModel): SelectionResult {
   const problems: SelectionProblem[] = [];
   const mapFiles = new Map<string, string[]>();
   const maps = model.config.maps;
-  const report = (rule: MapRule, errors: readonly EvalError[]): void => {
-    for (const error of errors) problems.push({ rule, messageId: 'unevaluableMap', file: error.file, loc: error.loc, message: `cannot evaluate the map statically: ${error.message}` });
+  const report = (source: MapSource, errors: readonly EvalError[]): void => {
+    for (const error of errors) problems.push({ source, kind: 'unevaluable', file: error.file, loc: error.loc, message: `cannot evaluate the map statically: ${error.message}` });
   };
 
-  const readMap = (rule: MapRule, ref: MapRef): Value | null => {
+  const readMap = (source: MapSource, ref: MapRef): Value | null => {
     if (!model.fileSet.has(ref.file)) {
-      problems.push({ rule, messageId: 'missingMapFile', file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
+      problems.push({ source, kind: 'missingFile', file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
       return null;
     }
     const result = evaluator.evaluateRef(ref.file, ref);
-    report(rule, result.errors);
+    report(source, result.errors);
     mapFiles.set(mapLabel(ref), result.files);
     return result.value;
   };
@@ -73,22 +71,22 @@ export function computeSelection(model: RepoModel): SelectionResult {
   const touchfiles: TouchfileEntry[] = [];
   let touchfilesComplete = true;
   for (const ref of touchfileRefs(model.config)) {
-    const value = readMap('touchfiles-cover-paid-tests', ref);
+    const value = readMap('touchfiles', ref);
     if (value === null || value.t !== 'obj') touchfilesComplete = false;
     if (value === null) continue;
     if (value.t !== 'obj') {
-      problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileMap', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
+      problems.push({ source: 'touchfiles', kind: 'notAnObject', file: value.file, loc: value.loc, message: `${mapLabel(ref)} is not an object of test id → globs` });
       continue;
     }
     for (const entry of value.entries) {
       if (entry.value.t === 'err') {
-        report('touchfiles-cover-paid-tests', entry.value.errors);
+        report('touchfiles', entry.value.errors);
         touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs: [], map: mapLabel(ref), unevaluated: true });
         continue;
       }
       const globs = stringList(entry.value);
       if (globs === null) {
-        problems.push({ rule: 'touchfiles-cover-paid-tests', messageId: 'malformedTouchfileEntry', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
+        problems.push({ source: 'touchfiles', kind: 'notAGlobList', file: entry.value.file, loc: entry.value.loc, message: `touchfile entry '${entry.key}' is not a list of glob strings` });
         // Like an unevaluable value: the key is known, what it was meant to cover is not.
         touchfiles.push({ key: { value: entry.key, file: entry.keyFile, loc: entry.keyLoc }, globs: [], map: mapLabel(ref), unevaluated: true });
         continue;
@@ -100,17 +98,17 @@ export function computeSelection(model: RepoModel): SelectionResult {
   let tiers: Map<string, Located<string | null>> | null = null;
   let tiersComplete = true;
   if (maps?.tiers) {
-    const value = readMap('tiers-cover-paid-tests', maps.tiers);
+    const value = readMap('tiers', maps.tiers);
     tiers = new Map();
     if (value === null || value.t !== 'obj') tiersComplete = false;
-    if (value && value.t !== 'obj') problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'malformedTierMap', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
+    if (value && value.t !== 'obj') problems.push({ source: 'tiers', kind: 'notAnObject', file: value.file, loc: value.loc, message: `${mapLabel(maps.tiers)} is not an object of test id → tier` });
     for (const entry of value?.t === 'obj' ? value.entries : []) {
       if (entry.value.t === 'str') {
         tiers.set(entry.key, { value: entry.value.v, file: entry.value.file, loc: entry.value.loc });
         continue;
       }
-      if (entry.value.t === 'err') report('tiers-cover-paid-tests', entry.value.errors);
-      else problems.push({ rule: 'tiers-cover-paid-tests', messageId: 'nonStringTier', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
+      if (entry.value.t === 'err') report('tiers', entry.value.errors);
+      else problems.push({ source: 'tiers', kind: 'notAString', file: entry.value.file, loc: entry.value.loc, message: `the tier of '${entry.key}' is not a string` });
       // Reported once, here: the key still has a tier entry, its value is unknown.
       tiers.set(entry.key, { value: null, file: entry.keyFile, loc: entry.keyLoc });
     }
@@ -121,10 +119,10 @@ export function computeSelection(model: RepoModel): SelectionResult {
   let globalsComplete = true;
   if (maps?.globals) {
     const reportedBefore = problems.length;
-    const value = readMap('global-touchfiles-present', maps.globals);
+    const value = readMap('globals', maps.globals);
     globals = value === null ? null : stringList(value);
     if (value) globalsAt = { file: value.file, loc: value.loc };
-    if (value && globals === null) problems.push({ rule: 'global-touchfiles-present', messageId: 'malformedGlobals', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
+    if (value && globals === null) problems.push({ source: 'globals', kind: 'notAGlobList', file: value.file, loc: value.loc, message: `${mapLabel(maps.globals)} is not a list of glob strings` });
     // Every problem reading the list (a missing file, an item that does not evaluate and was left out) leaves part of it unknown.
     globalsComplete = problems.length === reportedBefore;
   }
@@ -155,24 +153,23 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
   const gateEnv = new Set(selfGate.flatMap((gate) => ('env' in gate ? [gate.env] : [])));
   const paidIds: PaidTestId[] = [];
   const selfGates = new Map<string, Located<string>[]>();
-  const rule = 'touchfiles-cover-paid-tests';
   const dynamic = dynamicIdFiles(model);
   // Indexed once: checking every entry and every problem per paid file was quadratic in the number of tests.
   const registrations = entriesNamingFile(touchfiles);
   const problemFiles = new Set(problems.map((problem) => problem.file));
   // One id expression yields an alternative per loop element: a failure at the same node is one defect, not one per element.
   const reported = new Set<string>();
-  const addProblem = (messageId: SelectionMessageIds[typeof rule], file: string, loc: Loc, message: string): void => {
+  const addProblem = (kind: SelectionProblemKinds['ids'], file: string, loc: Loc, message: string): void => {
     problemFiles.add(file);
-    const key = `${messageId}\0${file}:${loc.line}:${loc.column}`;
+    const key = `${kind}\0${file}:${loc.line}:${loc.column}`;
     if (reported.has(key)) return;
     reported.add(key);
-    problems.push({ rule, messageId, file, loc, message });
+    problems.push({ source: 'ids', kind, file, loc, message });
   };
   const unevaluable = (shape: string, errors: readonly EvalError[], file: string): void => {
     // A file whose ids are declared dynamic (tests.dynamicIds) is known not to evaluate; still not a file without ids.
     if (dynamic(file)) problemFiles.add(file);
-    else for (const error of errors) addProblem('unevaluableId', error.file, error.loc, `cannot resolve the test id of ${shape}(): ${error.message}`);
+    else for (const error of errors) addProblem('unevaluable', error.file, error.loc, `cannot resolve the test id of ${shape}(): ${error.message}`);
   };
 
   for (const file of paidTestFiles(model)) {
@@ -184,7 +181,7 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
         if (!call.names.includes(shape.call)) continue;
         const arg = call.args[shape.arg];
         if (!arg) {
-          addProblem('missingIdArgument', file, call.loc, `${shape.call}() has no argument ${shape.arg + 1} to read the test id from`);
+          addProblem('missingArgument', file, call.loc, `${shape.call}() has no argument ${shape.arg + 1} to read the test id from`);
           continue;
         }
         const result = evaluator.evaluateExpr(file, arg);
@@ -192,7 +189,7 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
         for (const value of result.values) {
           const target = shape.property === undefined ? value : propertyPath(value, shape.property);
           if (!target) {
-            addProblem('missingIdProperty', file, call.loc, `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property`);
+            addProblem('missingProperty', file, call.loc, `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property`);
             continue;
           }
           if (target.t === 'err') {
@@ -202,7 +199,7 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
           const ids = target.t === 'arr' ? target.items : [target];
           for (const id of ids) {
             if (id.t === 'str') paidIds.push({ id: id.v, file, loc: call.loc, via: 'call' });
-            else addProblem('nonStringId', file, call.loc, `the test id of ${shape.call}() is not a string`);
+            else addProblem('notAString', file, call.loc, `the test id of ${shape.call}() is not a string`);
           }
         }
       }

@@ -187,7 +187,7 @@ describe('touchfiles-cover-paid-tests on fixtures/maps', () => {
     const cwd = fixtureRepo('maps/good', 'maps/bad/loop-counter-id');
     const { model } = await buildModel({ cwd, cache: false });
     const sweep = selectionOf(model).problems.filter((problem) => problem.file === 'test/evals/qa/sweep.test.ts');
-    expect(sweep.map((problem) => `${problem.loc.line}:${problem.loc.column} ${problem.messageId}`)).toEqual(['37:25 unevaluableId']);
+    expect(sweep.map((problem) => `${problem.loc.line}:${problem.loc.column} ${problem.source} ${problem.kind}`)).toEqual(['37:25 ids unevaluable']);
     const result = await check({ cwd, cache: false });
     expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`)).toEqual(['test/evals/qa/sweep.test.ts:37:25 unevaluableId']);
   });
