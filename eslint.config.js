@@ -1,4 +1,5 @@
 import { defineConfig } from 'eslint/config';
+import eslintPlugin from 'eslint-plugin-eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
@@ -11,4 +12,8 @@ export default defineConfig(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The rule surface. The plugin's rule-side checks read a rule module's source (`export default { meta, create }`);
+  // ours are generated from rules/*.ts by src/eslint/rules.ts, so test/eslint/rule-modules.test.ts checks the
+  // generated modules against the same requirements. Its test-side checks apply as they are to our RuleTester files.
+  { ...eslintPlugin.configs.tests, files: ['test/eslint/**/*.ts'] },
 );
