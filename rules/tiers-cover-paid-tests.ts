@@ -94,13 +94,13 @@ export default createRule({
       findings.push({ messageId: 'paidIdWithoutTier', file: paid.file, loc: paid.loc, message: `paid test id '${paid.id}' has no tier in ${label}`, ...addTier(paid.id) });
     }
 
-    // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids.
-    const callsByFile = new Map<string, PaidTestId[]>();
+    // Self-gates: a file that gates itself on a tier must agree with the tier declared for its ids: the ids
+    // it declares in code, or, in a file that declares none, the keys whose own touchfile list names it (bound by registration).
+    const idsByFile = new Map<string, PaidTestId[]>();
     for (const paid of selection.paidIds) {
-      if (paid.via !== 'call') continue;
-      const list = callsByFile.get(paid.file);
+      const list = idsByFile.get(paid.file);
       if (list) list.push(paid);
-      else callsByFile.set(paid.file, [paid]);
+      else idsByFile.set(paid.file, [paid]);
     }
     for (const [file, gates] of selfGates) {
       const distinct = [...new Set(gates.map((gate) => gate.value))];
@@ -117,24 +117,35 @@ export default createRule({
         continue;
       }
       const mismatched = new Map<string, { file: string; line: number; column: number; message: string }>();
-      for (const paid of callsByFile.get(file) ?? []) {
+      for (const paid of boundIds(idsByFile.get(file) ?? [])) {
         const declared = tiers.get(paid.id);
         if (!declared || declared.value === null || declared.value === first.value) continue;
         mismatched.set(paid.id, { file: declared.file, line: declared.loc.line, column: declared.loc.column, message: `'${paid.id}' declared '${declared.value}'` });
       }
       if (mismatched.size === 0) continue;
       const ids = [...mismatched.keys()].map((id) => `'${id}'`).join(', ');
+      const bound = boundIds(idsByFile.get(file) ?? []).some((paid) => paid.via === 'registration') ? ` (bound to this file by ${mismatched.size === 1 ? 'its touchfile entry, which names' : 'their touchfile entries, which name'} it)` : '';
       findings.push({
         messageId: 'inertDemotion',
         file,
         loc: first.loc,
-        message: `this file gates itself on tier '${first.value}', but ${label} declares another tier for ${ids}: the declaration is inert. Make the gate and the map agree.`,
+        message: `this file gates itself on tier '${first.value}', but ${label} declares another tier for ${ids}${bound}: the declaration is inert. Make the gate and the map agree.`,
         related: [...mismatched.values()],
       });
     }
     return findings;
   },
 });
+
+/**
+ * The ids a file's self-gate must agree with: those it declares in code; in a
+ * file that declares none, those its registrations bind to it. A key that
+ * names a file which declares ids of its own lists it as an input, not as its test.
+ */
+function boundIds(ids: readonly PaidTestId[]): PaidTestId[] {
+  const declared = ids.filter((paid) => paid.via === 'call');
+  return declared.length > 0 ? declared : ids.filter((paid) => paid.via === 'registration');
+}
 
 /**
  * The tier every file declaring `id` gates itself on, when they all do and

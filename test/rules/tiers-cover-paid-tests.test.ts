@@ -36,6 +36,24 @@ describe('tiers-cover-paid-tests on fixtures/maps', () => {
     ]);
   });
 
+  it('reports an inert demotion of a key bound to its file by registration: the file names no id, the key lists the file', async () => {
+    const result = await check({ cwd: fixtureRepo('maps/good', 'maps/bad/registered-tier-flipped'), cache: false, rules: ['tiers-cover-paid-tests'] });
+    expect(result.findings).toEqual([
+      {
+        ruleId: 'tiers-cover-paid-tests',
+        messageId: 'inertDemotion',
+        severity: 'error',
+        file: 'test/evals/legacy-smoke.test.ts',
+        line: 7,
+        column: 16,
+        endLine: 7,
+        endColumn: 49,
+        message: "this file gates itself on tier 'gate', but E2E_TIERS declares another tier for 'legacy-smoke' (bound to this file by its touchfile entry, which names it): the declaration is inert. Make the gate and the map agree.",
+        related: [{ file: 'test/helpers/touchfiles.ts', line: 86, column: 19, message: "'legacy-smoke' declared 'periodic'" }],
+      },
+    ]);
+  });
+
   it('reports a tier value it cannot evaluate (a let binding)', async () => {
     expect(await findings('maps/bad/unevaluable-map')).toEqual([
       "test/helpers/touchfiles.ts:89:20 tiers-cover-paid-tests cannot evaluate the map statically: 'DEFAULT_TIER' is a let binding: its value can change at run time; declare it const",
