@@ -1,6 +1,6 @@
 import { compileGlobs, globTooComplex } from '../util/glob.js';
 import { compareText } from '../util/compare.js';
-import type { SelectedId, Selection } from './selection-types.js';
+import type { MapChange, SelectedId, SelectReason, Selection } from './selection-types.js';
 
 /**
  * The paid ids a set of changed files selects: an id whose globs match a
@@ -8,9 +8,9 @@ import type { SelectedId, Selection } from './selection-types.js';
  * touchfile entry are selected by a change to their own test file, so that a
  * gap in the map never hides a changed test.
  */
-export function selectIds(selection: Selection, changedFiles: readonly string[], options: { tier?: string } = {}): SelectedId[] {
+export function selectIds(selection: Selection, changedFiles: readonly string[], options: { tier?: string; mapChanges?: readonly MapChange[] } = {}): SelectedId[] {
   const selected = new Map<string, SelectedId>();
-  const add = (id: string, reason: SelectedId['reasons'][number]): void => {
+  const add = (id: string, reason: SelectReason): void => {
     const tier = selection.tiers?.get(id)?.value ?? null;
     if (options.tier !== undefined && tier !== options.tier) return;
     let entry = selected.get(id);
@@ -37,10 +37,48 @@ export function selectIds(selection: Selection, changedFiles: readonly string[],
   for (const paid of selection.paidIds) {
     if (changedFiles.includes(paid.file)) add(paid.id, { file: paid.file, glob: paid.file, global: false });
   }
+  for (const change of options.mapChanges ?? []) add(change.id, { file: change.file, glob: change.map, global: false, mapDiff: change.change });
   return [...selected.values()].sort((a, b) => compareText(a.id, b.id));
 }
 
 /** A glob refused as too complex (a finding in check) selects on every change: never a paid test missed. */
 function matcher(glob: string): (file: string) => boolean {
   return globTooComplex(glob) === null ? compileGlobs([glob]) : () => true;
+}
+
+/**
+ * The keys whose entries differ between the maps at the merge base (`then`)
+ * and now: a new key, changed touchfile globs (or an entry that does not
+ * evaluate on one side), a changed tier. A removed key selects nothing: no
+ * entry is left to run it by.
+ */
+export function mapChanges(then: Selection, now: Selection, tierMap: string): MapChange[] {
+  const before = entriesByKey(then);
+  const after = entriesByKey(now);
+  const changes: MapChange[] = [];
+  for (const entry of now.touchfiles) {
+    const id = entry.key.value;
+    if (changes.some((c) => c.id === id)) continue;
+    const old = before.get(id);
+    const change = old === undefined ? 'added' : old !== after.get(id) ? 'globs' : null;
+    if (change !== null) changes.push({ id, file: entry.key.file, map: entry.map, change });
+  }
+  for (const [id, tier] of now.tiers ?? []) {
+    const old = then.tiers?.get(id);
+    if (old === undefined || old.value === tier.value || changes.some((c) => c.id === id)) continue;
+    changes.push({ id, file: tier.file, map: tierMap, change: 'tier' });
+  }
+  return changes;
+}
+
+/** Each key's entries as one comparable string: the maps it is in, whether it evaluated, its globs (sorted, unique). */
+function entriesByKey(selection: Selection): Map<string, string> {
+  const parts = new Map<string, Set<string>>();
+  for (const entry of selection.touchfiles) {
+    const set = parts.get(entry.key.value) ?? new Set<string>();
+    set.add(`map ${entry.map}${entry.unevaluated ? ' (unevaluated)' : ''}`);
+    for (const glob of entry.globs) set.add(glob.value);
+    parts.set(entry.key.value, set);
+  }
+  return new Map([...parts].map(([key, set]) => [key, [...set].sort(compareText).join('\n')]));
 }

@@ -54,5 +54,27 @@ export interface SelectedId {
   id: string;
   tier: string | null;
   /** Why it was selected: the changed file and the glob that matched it, or the global that changed. */
-  reasons: { file: string; glob: string; global: boolean }[];
+  reasons: SelectReason[];
+}
+
+/**
+ * A changed file and the glob that matched it (or the global that changed); or,
+ * with `maps.globals.selfReference: "map-diff"`, the map file whose entry for
+ * the id changed (`glob` is then the map's label and `mapDiff` what changed).
+ */
+export interface SelectReason {
+  file: string;
+  glob: string;
+  global: boolean;
+  mapDiff?: MapChange['change'];
+}
+
+/** A key whose entry differs between the map at the merge base and the map now. */
+export interface MapChange {
+  id: string;
+  /** The file its entry is written in now, and the map's label. */
+  file: string;
+  map: string;
+  /** added: a new key; globs: its touchfile globs changed; tier: its tier changed. */
+  change: 'added' | 'globs' | 'tier';
 }

@@ -168,6 +168,14 @@ const mapsSchema = z.strictObject({
       ...mapRefShape,
       /** @example ["test/helpers/run.ts", "test/helpers/store.ts"] */
       require: strings('Files the global list must name (the shared runner, the result store).'),
+      /** @example "map-diff" */
+      selfReference: z
+        .enum(['listed', 'map-diff'])
+        .default('listed')
+        .meta({
+          description:
+            '"listed": the global list names the selection map itself, so any edit to the map selects every paid test. "map-diff": the map stays out of the list on purpose; `tripwire select` diffs the map at the merge base against the map now, key by key, and an edit selects only the keys whose entries (globs or tier) changed.',
+        }),
     })
     .refine(exportOrPath, exportOrPathError)
     .optional()

@@ -1,8 +1,9 @@
-import { selectIds } from '../analysis/select.js';
-import { selectionOf } from '../analysis/selection.js';
-import type { SelectedId, Selection } from '../analysis/selection-types.js';
+import { mapChanges, selectIds } from '../analysis/select.js';
+import { mapLabel, selectionOf } from '../analysis/selection.js';
+import type { MapChange, SelectedId, Selection } from '../analysis/selection-types.js';
 import { UsageError } from '../errors.js';
-import { changedFiles, resolveBase } from '../repo/diff.js';
+import type { RepoModel } from '../model/model.js';
+import { changedFiles, readTextsAt, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
 import { buildModel } from './project.js';
 
@@ -41,14 +42,20 @@ export async function select(options: SelectOptions): Promise<SelectResult> {
   const base = options.base === undefined ? null : await resolveBase(gitRoot, options.base);
   const changed = await changedFiles(gitRoot, root, { ...(base !== null && { base }), staged: options.staged });
 
-  const { selection, problems } = selectionOf(model);
-  cache.save();
+  const { selection, problems, mapFiles } = selectionOf(model);
   const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
-  if (broken.length > 0) return { base, changed, selected: [], total: 0, cacheRefused, broken };
+  if (broken.length > 0) {
+    cache.save();
+    return { base, changed, selected: [], total: 0, cacheRefused, broken };
+  }
+  const readThrough = new Set([...mapFiles.values()].flat());
+  const diffed = model.config.maps?.globals?.selfReference === 'map-diff' && changed.some((file) => readThrough.has(file));
+  const changes = diffed ? await mapChangesSince(model, gitRoot, base ?? 'HEAD', changed, selection) : [];
+  cache.save();
   return {
     base,
     changed,
-    selected: selectIds(selection, changed, tier === undefined ? {} : { tier }),
+    selected: selectIds(selection, changed, { ...(tier !== undefined && { tier }), mapChanges: changes }),
     total: idsInScope(selection, tier).size,
     cacheRefused,
     broken: [],
@@ -59,4 +66,17 @@ function idsInScope(selection: Selection, tier: string | undefined): Set<string>
   const ids = new Set([...selection.touchfiles.map((entry) => entry.key.value), ...selection.paidIds.map((paid) => paid.id)]);
   if (tier === undefined) return ids;
   return new Set([...ids].filter((id) => selection.tiers?.get(id)?.value === tier));
+}
+
+/**
+ * With `maps.globals.selfReference: "map-diff"`: the keys whose entries an edit
+ * to a map file changed, from the maps evaluated statically at the revision
+ * the diff starts from and now. A map that did not exist or did not evaluate
+ * there makes each of its keys new or changed: a key is never missed.
+ */
+async function mapChangesSince(model: RepoModel, gitRoot: string, rev: string, changed: readonly string[], now: Selection): Promise<MapChange[]> {
+  const old = await readTextsAt(gitRoot, model.root, rev, changed, model.config.limits.maxFileBytes);
+  const then = selectionOf(model.atRevision(changed, old.texts)).selection;
+  const tiers = model.config.maps?.tiers;
+  return mapChanges(then, now, tiers === undefined ? 'tiers' : mapLabel(tiers));
 }

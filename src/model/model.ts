@@ -304,6 +304,27 @@ export class RepoModel {
     });
   }
 
+  /**
+   * The repository as it was at a revision, for the paths a change touched:
+   * each path with a text there (`oldTexts`) has that text, each without one
+   * (added since) is absent; every other file is as it is now. Shares the fact cache.
+   */
+  atRevision(changed: readonly string[], oldTexts: ReadonlyMap<string, string>): RepoModel {
+    const gone = new Set(changed.filter((file) => !oldTexts.has(file)));
+    const files = new Set([...this.files.filter((file) => !gone.has(file)), ...oldTexts.keys()]);
+    return new RepoModel({
+      root: this.root,
+      config: this.config,
+      configFile: this.configFile,
+      files: [...files].sort(),
+      cache: this.cache,
+      overlays: oldTexts,
+      blobIds: this.blobIds,
+      unfollowed: this.unfollowed,
+      gitlinks: this.gitlinks,
+    });
+  }
+
   /** Facts of a script file; null for other files and for files that cannot be read. */
   facts(file: string): FileFacts | null {
     const memo = this.factsMemo.get(file);

@@ -207,4 +207,49 @@ describe('tripwire select, spawned on a real git repository', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^tripwire: the selection maps cannot be evaluated, so nothing can be selected from them:\ntest\/helpers\/touchfiles\.ts:3:\d+ /);
   });
+
+  describe('with maps.globals.selfReference "map-diff": the map is diffed key by key instead of being a global', () => {
+    const MAP_DIFF_HARNESS = {
+      ...HARNESS,
+      'tripwire.config.json': CONFIG.replace('"require": ["test/helpers/run.ts"] }', '"require": ["test/helpers/run.ts"], "selfReference": "map-diff" }'),
+      'test/helpers/touchfiles.ts': TOUCHFILES.replace("['test/helpers/touchfiles.ts', 'test/helpers/run.ts']", "['test/helpers/run.ts']"),
+    };
+
+    it('selects only the key whose globs changed, with the map and what changed as the reason', () => {
+      const edited = MAP_DIFF_HARNESS['test/helpers/touchfiles.ts'].replace("'src/search/**']", "'src/search/**', 'prompts/search.md']");
+      const run = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/touchfiles.ts': edited }, MAP_DIFF_HARNESS));
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('search-basic  [periodic]  ← test/helpers/touchfiles.ts (E2E_TOUCHFILES: globs changed)\n1 of 2 paid tests selected\n');
+      expect(run.code).toBe(0);
+    });
+
+    it('selects a key whose tier changed, and a new key, and nothing for an edit that changes no entry', () => {
+      const retiered = MAP_DIFF_HARNESS['test/helpers/touchfiles.ts'].replace("'search-basic': 'periodic'", "'search-basic': 'gate'");
+      const tier = runCli(['select', '--base', 'main', '--format', 'json'], branchWith({ 'test/helpers/touchfiles.ts': retiered }, MAP_DIFF_HARNESS));
+      expect(JSON.parse(tier.stdout).selected).toEqual([{ id: 'search-basic', tier: 'gate', reasons: [{ file: 'test/helpers/touchfiles.ts', glob: 'E2E_TIERS', global: false, mapDiff: 'tier' }] }]);
+
+      const added = MAP_DIFF_HARNESS['test/helpers/touchfiles.ts']
+        .replace("'search-basic': ['test/evals/search.test.ts', 'src/search/**'],", "'search-basic': ['test/evals/search.test.ts', 'src/search/**'],\n  'search-typo': ['test/evals/search.test.ts', 'src/search/**'],")
+        .replace("'search-basic': 'periodic',", "'search-basic': 'periodic',\n  'search-typo': 'periodic',");
+      const fresh = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/touchfiles.ts': added }, MAP_DIFF_HARNESS));
+      expect(fresh.stdout).toBe('search-typo  [periodic]  ← test/helpers/touchfiles.ts (E2E_TOUCHFILES: new entry)\n1 of 3 paid tests selected\n');
+
+      const comment = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/touchfiles.ts': `// reordered, same entries\n${MAP_DIFF_HARNESS['test/helpers/touchfiles.ts']}` }, MAP_DIFF_HARNESS));
+      expect(comment.stdout).toBe('0 of 2 paid tests selected\n');
+    });
+
+    it('without "map-diff", the same edit selects nothing by key: the map is a global there, or check reports it missing', () => {
+      const listed = { ...MAP_DIFF_HARNESS, 'tripwire.config.json': CONFIG };
+      const edited = listed['test/helpers/touchfiles.ts'].replace("'src/search/**']", "'src/search/**', 'prompts/search.md']");
+      const run = runCli(['select', '--base', 'main'], branchWith({ 'test/helpers/touchfiles.ts': edited }, listed));
+      expect(run.stdout).toBe('0 of 2 paid tests selected\n');
+    });
+
+    it('global-touchfiles-present accepts the map missing from the globals only under "map-diff"', () => {
+      const diffed = runCli(['check', '--rule', 'global-touchfiles-present', '--format', 'json'], branchWith({}, MAP_DIFF_HARNESS));
+      expect(JSON.parse(diffed.stdout).findings).toEqual([]);
+      const listed = runCli(['check', '--rule', 'global-touchfiles-present', '--format', 'json'], branchWith({}, { ...MAP_DIFF_HARNESS, 'tripwire.config.json': CONFIG }));
+      expect(JSON.parse(listed.stdout).findings.map((f: { messageId: string; file: string; line: number }) => `${f.file}:${f.line} ${f.messageId}`)).toEqual(['test/helpers/touchfiles.ts:11 mapFileNotGlobal']);
+    });
+  });
 });
