@@ -15,6 +15,7 @@ const USAGE = `Usage:
   tripwire explain RULE                 print a rule's documentation
   tripwire print-config [options]       print the resolved configuration as JSON, every default included
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
+  tripwire freeze add RUNNER --assert NAMES --reason R    pin a shell/Python runner's assertion sites and rosters
   tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
   tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
   tripwire freeze thaw ID --reason R                      open a test for its next change (the owner)
@@ -73,6 +74,10 @@ const FIX_OPTIONS = `Options for fix (a dry run unless --write; it writes only t
 const FREEZE_OPTIONS = `Options for freeze and lock (the only commands that write: atomically, printing what changed):
   --reason TEXT          why the test is frozen; shown with every finding about it
   --owner WHO            who may re-pin or unfreeze it (default: git user.email)
+  --assert NAMES         freeze add of a shell or Python runner: the calls that assert, comma-separated,
+                         * for any word characters (check,expect_invalid,assert_*)
+  --roster FILE          the file that lists the runner (repeatable; default: every CI workflow, make,
+                         package.json or shell runner that names it)
   --format NAME          freeze list: text | json; freeze verify: as for check
   --cwd DIR, --config FILE   as for check
 `;
@@ -169,6 +174,7 @@ Examples:
 `,
   freeze: `Usage:
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
+  tripwire freeze add RUNNER --assert NAMES --reason R    pin a shell/Python runner's assertion sites and rosters
   tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
   tripwire freeze refresh ID --reason R                   re-pin a test after an intended change
   tripwire freeze thaw ID --reason R                      open a test for its next change (the owner)

@@ -23,12 +23,22 @@ const frozenEntrySchema = z.strictObject({
   }),
 });
 
+const frozenRunnerSchema = z.strictObject({
+  assert: z.array(z.string().regex(/^[A-Za-z_*][\w*]*$/, { message: 'expected a name, with * for any run of word characters' })).min(1).meta({ description: 'The names whose calls are its assertion sites (shell commands, Python calls; `*` matches any run of word characters).' }),
+  assertions: z.int().min(0).meta({ description: 'Assertion call sites when it was pinned; fewer is a finding.' }),
+  rosters: z.array(z.string().min(1)).meta({ description: 'Files that named the runner when it was pinned (a runner script, a CI workflow); one that stops naming it is a finding.' }),
+  reason: z.string().min(1).meta({ description: 'Why the runner is frozen, for the reviewer who is asked to change it.' }),
+  owner: z.string().min(1).meta({ description: 'Who may re-pin or unfreeze it.' }),
+  status: z.enum(FROZEN_STATUSES).meta({ description: 'As for a frozen test.' }),
+});
+
 export const frozenManifestSchema = z.strictObject({
   version: z.literal(1),
   tests: z.record(
     z.string().regex(/^.+?::.+$/, { message: 'expected a test id "path/to/file.test.ts::suite > test"' }),
     frozenEntrySchema,
   ),
+  runners: z.record(z.string().min(1), frozenRunnerSchema).optional().meta({ description: 'Frozen runners that are not JavaScript (shell, Python), by path: their assertion sites and rosters are pinned.' }),
 });
 
 export const locksManifestSchema = z.strictObject({
@@ -37,6 +47,7 @@ export const locksManifestSchema = z.strictObject({
 });
 
 export type FrozenEntry = z.infer<typeof frozenEntrySchema>;
+export type FrozenRunner = z.infer<typeof frozenRunnerSchema>;
 export type FrozenManifest = z.infer<typeof frozenManifestSchema>;
 export type LocksManifest = z.infer<typeof locksManifestSchema>;
 
@@ -111,7 +122,13 @@ export function formatFrozen(manifest: FrozenManifest): string {
       status: entry.status,
     };
   }
-  return `${JSON.stringify({ version: 1, tests }, null, 2)}\n`;
+  const runners: Record<string, FrozenRunner> = {};
+  for (const path of Object.keys(manifest.runners ?? {}).sort()) {
+    const runner = manifest.runners?.[path];
+    if (!runner) continue;
+    runners[path] = { assert: runner.assert, assertions: runner.assertions, rosters: [...runner.rosters].sort(), reason: runner.reason, owner: runner.owner, status: runner.status };
+  }
+  return `${JSON.stringify({ version: 1, tests, ...(Object.keys(runners).length > 0 && { runners }) }, null, 2)}\n`;
 }
 
 export function formatLocks(manifest: LocksManifest): string {

@@ -16,6 +16,7 @@ import {
   testId,
   testsNamed,
 } from './manifests.js';
+import { assertionSites, namesRunner, runnerLanguage } from './runners.js';
 
 export type ProblemKind =
   | 'removed'
@@ -27,6 +28,9 @@ export type ProblemKind =
   | 'only'
   | 'lock-changed'
   | 'lock-deleted'
+  | 'runner-deleted'
+  | 'runner-weakened'
+  | 'runner-unlisted'
   | 'self-approval';
 
 /** The message id of each kind of problem; the kinds stay the states `freeze list` prints. */
@@ -40,6 +44,9 @@ export const MESSAGE_IDS = {
   only: 'focusedSibling',
   'lock-changed': 'lockedFileChanged',
   'lock-deleted': 'lockedFileDeleted',
+  'runner-deleted': 'frozenRunnerDeleted',
+  'runner-weakened': 'runnerAssertionsRemoved',
+  'runner-unlisted': 'runnerDroppedFromRoster',
   'self-approval': 'selfApproval',
 } as const satisfies Record<ProblemKind, string>;
 
@@ -53,6 +60,9 @@ export const FROZEN_MESSAGES = {
   focusedSibling: { description: 'An `.only` in the file of a frozen test skips the frozen test.' },
   lockedFileChanged: { description: 'A locked fixture or oracle file no longer has its recorded SHA-256.' },
   lockedFileDeleted: { description: 'A locked fixture or oracle file was deleted.' },
+  frozenRunnerDeleted: { description: 'A frozen runner that is not JavaScript (a shell or Python suite) was deleted.' },
+  runnerAssertionsRemoved: { description: 'A frozen runner has fewer assertion call sites than pinned.' },
+  runnerDroppedFromRoster: { description: 'A roster that named a frozen runner when it was pinned (a runner script, a CI workflow) no longer names it, or was deleted.' },
   selfApproval: { description: 'With --base: the diff changes a frozen test or locked file and its pin together.' },
 } as const satisfies Record<(typeof MESSAGE_IDS)[ProblemKind], { description: string }>;
 
@@ -75,7 +85,56 @@ const WEAKENING: Partial<Record<TestModifier, string>> = {
 export function inspect(model: RepoModel): FrozenProblem[] {
   const frozen = frozenManifest(model);
   const locks = locksManifest(model);
-  return [...inspectFrozen(model, frozen), ...inspectLocks(model, locks), ...(model.diff ? selfApproval(model, frozen, locks) : [])];
+  return [...inspectFrozen(model, frozen), ...inspectRunners(model, frozen), ...inspectLocks(model, locks), ...(model.diff ? selfApproval(model, frozen, locks) : [])];
+}
+
+// ---- frozen runners (shell, Python)
+
+export function inspectRunners(model: RepoModel, manifest: Manifest<FrozenManifest>): FrozenProblem[] {
+  const problems: FrozenProblem[] = [];
+  for (const [path, runner] of Object.entries(manifest.data.runners ?? {})) {
+    const at = manifest.locate(['runners', path]);
+    const pinned = { file: manifest.path, ...lineColumn(at), message: `pinned: ${runner.assertions} assertion site${runner.assertions === 1 ? '' : 's'} (${runner.assert.join(', ')}), named by ${runner.rosters.length === 0 ? 'no roster' : runner.rosters.join(', ')}` };
+    const text = model.fileSet.has(path) ? model.text(path) : null;
+    if (text === null) {
+      problems.push({
+        kind: 'runner-deleted',
+        subjects: [path],
+        file: manifest.path,
+        loc: at,
+        message: `frozen runner ${path} no longer exists: its ${runner.assertions} assertion sites no longer run. Restore it; a frozen suite is removed only by its owner (${runner.owner}), in a change of its own.`,
+      });
+      continue;
+    }
+    const language = runnerLanguage(path, text);
+    const sites = language === null ? [] : assertionSites(text, language, runner.assert);
+    if (sites.length < runner.assertions) {
+      problems.push({
+        kind: 'runner-weakened',
+        subjects: [path],
+        file: path,
+        loc: FILE_START,
+        message: `frozen runner ${path} has ${sites.length} assertion site${sites.length === 1 ? '' : 's'} (calls of ${runner.assert.join(', ')}), ${runner.assertions} when it was pinned: checks were removed. Restore them; the owner (${runner.owner}) re-pins an intended change with 'tripwire freeze refresh ${path}'.`,
+        related: [pinned],
+      });
+    }
+    for (const roster of runner.rosters) {
+      const rosterText = model.fileSet.has(roster) ? model.text(roster) : null;
+      if (rosterText !== null && namesRunner(rosterText, path)) continue;
+      problems.push({
+        kind: 'runner-unlisted',
+        subjects: [path],
+        file: rosterText === null ? manifest.path : roster,
+        loc: rosterText === null ? at : FILE_START,
+        message:
+          rosterText === null
+            ? `${roster}, which listed the frozen runner ${path} when it was pinned, was deleted: nothing may run the suite any more. Restore the roster or list ${path} in the one that replaced it.`
+            : `${roster} no longer names the frozen runner ${path}, which it listed when it was pinned: the suite no longer runs from there. List it again.`,
+        related: [pinned],
+      });
+    }
+  }
+  return problems;
 }
 
 // ---- frozen tests

@@ -18,7 +18,7 @@ import type { RepoModel } from '../model/model.js';
 import type { FileChange } from '../repo/diff.js';
 import { writeFileAtomic } from '../util/fs.js';
 
-export type { FrozenEntry, FrozenManifest, LocksManifest } from '../config/manifest.js';
+export type { FrozenEntry, FrozenManifest, FrozenRunner, LocksManifest } from '../config/manifest.js';
 
 /** Writes the frozen manifest as a human reviews it, atomically (a reader never sees half of it). */
 export function writeFrozen(root: string, path: string, manifest: FrozenManifest): void {

@@ -3,7 +3,8 @@ import type { RepoModel } from '../model/model.js';
 import { gitIdentity } from '../repo/git.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../util/closest.js';
-import type { FrozenEntry } from './manifests.js';
+import type { FrozenEntry, FrozenRunner } from './manifests.js';
+import { assertionSites, canBeRoster, invalidAssertName, namesRunner, runnerLanguage } from './runners.js';
 
 // What `freeze add|refresh|thaw` and `lock` decide about a test or a file before the CLI writes the manifest.
 
@@ -74,4 +75,37 @@ export function pinChanges(before: FrozenEntry, after: FrozenEntry): string[] {
 
 export function short(hash: string): string {
   return `${hash.slice(0, 'sha256:'.length + 12)}…`;
+}
+
+/**
+ * The pin of a runner that is not JavaScript: its assertion call sites (calls
+ * of `names`) and the rosters that name it, given or found among the files
+ * that can list suites. A file that is not a shell or Python runner, or has
+ * no assertion site, cannot be pinned (a UsageError says why).
+ */
+export function pinRunner(model: RepoModel, path: string, names: readonly string[], rosters: readonly string[] | undefined, reason: string, owner: string): FrozenRunner {
+  if (!model.fileSet.has(path)) throw new UsageError(`${path} is not a file of this repository`);
+  const bad = names.find(invalidAssertName);
+  if (names.length === 0 || bad !== undefined) throw new UsageError(`--assert needs names of the calls that assert (e.g. check,expect_invalid,assert_*)${bad === undefined ? '' : `; '${bad}' is not one`}`);
+  const text = model.text(path);
+  const language = text === null ? null : runnerLanguage(path, text);
+  if (text === null || language === null) throw new UsageError(`${path} is not a shell or Python runner (by its extension or #! line); freeze a JavaScript test file without --assert`);
+  const sites = assertionSites(text, language, names);
+  if (sites.length === 0) throw new UsageError(`${path} has no call of ${names.join(', ')}: nothing to pin (check the --assert names)`);
+  let listed: string[];
+  if (rosters === undefined) {
+    listed = model.files.filter((file) => file !== path && canBeRoster(file) && namesRunner(model.text(file) ?? '', path));
+  } else {
+    listed = [];
+    for (const roster of rosters) {
+      if (!model.fileSet.has(roster)) throw new UsageError(`roster ${roster} is not a file of this repository`);
+      if (!namesRunner(model.text(roster) ?? '', path)) throw new UsageError(`roster ${roster} does not name ${path}`);
+      listed.push(roster);
+    }
+  }
+  return { assert: [...names], assertions: sites.length, rosters: [...new Set(listed)].sort(), reason, owner, status: 'frozen' };
+}
+
+export function describeRunnerPin(runner: FrozenRunner): string {
+  return `${runner.assertions} assertion site${runner.assertions === 1 ? '' : 's'} (${runner.assert.join(', ')}), rosters: ${runner.rosters.length === 0 ? 'none' : runner.rosters.join(', ')}`;
 }

@@ -164,6 +164,55 @@ describe('tripwire freeze', () => {
   });
 });
 
+describe('tripwire freeze add RUNNER --assert NAMES (a shell or Python suite)', () => {
+  const RUNNER = '#!/bin/sh\n# the gate\ncheck samples/a.json\ncheck samples/b.json   # trailing comment\n# check samples/c.json\nexpect_fail samples/bad.json\n';
+
+  function runnerHarness(): string {
+    return makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }\n',
+      'src/parse.ts': 'export function parse(text: string): number {\n  return Number(text);\n}\n',
+      'test/parse.test.ts': PARSE_TEST,
+      'scripts/gate': RUNNER,
+      'Makefile': 'gate:\n\tsh scripts/gate\n',
+      'README.md': 'Run scripts/gate before a release.\n',
+    });
+  }
+
+  it('pins the assertion sites and the rosters that name it, then reports a removed site and a dropped roster', () => {
+    const dir = runnerHarness();
+    const add = runCli(['freeze', 'add', 'scripts/gate', '--assert', 'check,expect_*', '--reason', 'the release gate', '--owner', '@dana'], dir);
+    expect(add).toEqual({ code: 0, stdout: 'froze runner scripts/gate (3 assertion sites (check, expect_*), rosters: Makefile)\nwrote .tripwire/frozen.json\n', stderr: '' });
+    expect(JSON.parse(manifest(dir)).runners).toEqual({ 'scripts/gate': { assert: ['check', 'expect_*'], assertions: 3, rosters: ['Makefile'], reason: 'the release gate', owner: '@dana', status: 'frozen' } });
+    expect(runCli(['check'], dir).code).toBe(0);
+
+    writeFiles(dir, { 'scripts/gate': RUNNER.replace('check samples/b.json   # trailing comment\n', ''), Makefile: 'gate:\n\techo skipped\n' });
+    const check = runCli(['check', '--format', 'json'], dir);
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).findings.map((f: { file: string; line: number; messageId: string }) => `${f.file}:${f.line} ${f.messageId}`)).toEqual(['Makefile:1 runnerDroppedFromRoster', 'scripts/gate:1 runnerAssertionsRemoved']);
+
+    const refresh = runCli(['freeze', 'refresh', 'scripts/gate', '--reason', 'b.json merged into a.json'], dir);
+    expect(refresh.stdout).toBe('refreshed runner scripts/gate (2 assertion sites (check, expect_*), rosters: none)\nwrote .tripwire/frozen.json\n');
+    expect(runCli(['check'], dir).code).toBe(0);
+  });
+
+  it('refuses a file that is not a shell or Python runner, a runner with no assertion site, and a roster that does not name it', () => {
+    const dir = runnerHarness();
+    const notRunner = runCli(['freeze', 'add', 'README.md', '--assert', 'check', '--reason', 'r', '--owner', '@dana'], dir);
+    expect(notRunner.code).toBe(2);
+    expect(notRunner.stderr).toContain('README.md is not a shell or Python runner (by its extension or #! line)');
+    const none = runCli(['freeze', 'add', 'scripts/gate', '--assert', 'verify', '--reason', 'r', '--owner', '@dana'], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('scripts/gate has no call of verify: nothing to pin');
+    const roster = runCli(['freeze', 'add', 'scripts/gate', '--assert', 'check', '--roster', 'README.md', '--roster', 'test/parse.test.ts', '--reason', 'r', '--owner', '@dana'], dir);
+    expect(roster.code).toBe(2);
+    expect(roster.stderr).toContain('roster test/parse.test.ts does not name scripts/gate');
+    const wildcard = runCli(['freeze', 'add', 'scripts/gate', '--assert', '*', '--reason', 'r', '--owner', '@dana'], dir);
+    expect(wildcard.code).toBe(2);
+    expect(wildcard.stderr).toContain("'*' is not one");
+    expect(readdirSync(dir)).not.toContain('.tripwire');
+  });
+});
+
 describe('tripwire lock', () => {
   it('locks the files a glob matches, re-locks a changed one, and verifies them', () => {
     const dir = harness();

@@ -1,8 +1,9 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { inspectFrozen, inspectLocks, MESSAGE_IDS, type FrozenProblem } from '../../frozen/inspect.js';
+import { inspectFrozen, inspectLocks, inspectRunners, MESSAGE_IDS, type FrozenProblem } from '../../frozen/inspect.js';
 import { frozenManifest, locksManifest, sha256OfFile, splitId, testId, writeFrozen, writeLocks, type FrozenEntry, type FrozenManifest } from '../../frozen/manifests.js';
-import { defaultOwner, describePin, pin, pinChanges, short, testsOf, theTest, whyNotFreezable } from '../../frozen/pins.js';
+import { defaultOwner, describePin, describeRunnerPin, pin, pinChanges, pinRunner, short, testsOf, theTest, whyNotFreezable } from '../../frozen/pins.js';
+import { parseAssertNames } from '../../frozen/runners.js';
 import { buildModel, UsageError, type RepoModel } from '../../engine/index.js';
 import { toPosix } from '../../util/path.js';
 import { warnCacheRefused } from '../cache-warning.js';
@@ -59,24 +60,39 @@ async function openModel(values: { cwd?: string; config?: string }, io: Io): Pro
 // ---- freeze add
 
 async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, reason: { type: 'string' }, owner: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, reason: { type: 'string' }, owner: { type: 'string' }, assert: { type: 'string' }, roster: { type: 'string', multiple: true } },
+  });
   if (values.help) {
     io.stdout(help);
     return 0;
   }
   const target = positionals[0];
   if (target === undefined || positionals.length > 1) throw new UsageError('freeze add needs one <file> or <file>::<test id>');
+  if (values.roster !== undefined && values.assert === undefined) throw new UsageError('--roster is for a runner frozen with --assert');
   const reason = requireReason(values.reason, 'add');
   const { model, save } = await openModel(values, io);
   const owner = values.owner ?? (await defaultOwner(model.root));
   if (owner === null) throw new UsageError('freeze add needs --owner (no git user.email or user.name is configured)');
+  if (values.assert !== undefined) {
+    const path = repoPath(model, io, target);
+    const manifest = frozenManifest(model);
+    if (path in (manifest.data.runners ?? {})) throw new UsageError(`${path} is already frozen; to re-pin it after an intended change, run 'tripwire freeze refresh ${path}'`);
+    const runner = pinRunner(model, path, parseAssertNames(values.assert), values.roster?.map((roster) => repoPath(model, io, roster)), reason, owner);
+    save();
+    writeFrozen(model.root, manifest.path, { ...manifest.data, runners: { ...manifest.data.runners, [path]: runner } });
+    io.stdout(`froze runner ${path} (${describeRunnerPin(runner)})\nwrote ${manifest.path}\n`);
+    return 0;
+  }
 
   const at = target.indexOf('::');
   const file = repoPath(model, io, at === -1 ? target : target.slice(0, at));
   const name = at === -1 ? null : target.slice(at + 2);
   const tests = testsOf(model, file);
   const manifest = frozenManifest(model);
-  const next: FrozenManifest = { version: 1, tests: { ...manifest.data.tests } };
+  const next: FrozenManifest = { ...manifest.data, tests: { ...manifest.data.tests } };
   const lines: string[] = [];
   let added = 0;
 
@@ -130,9 +146,17 @@ async function freezeUpdate(sub: 'refresh' | 'thaw', argv: string[], io: Io, hel
   const reason = requireReason(values.reason, sub);
   const { model, save } = await openModel(values, io);
   const manifest = frozenManifest(model);
+  const runner = manifest.data.runners?.[id];
+  if (runner) {
+    const updated = sub === 'thaw' ? { ...runner, reason, owner: values.owner ?? runner.owner, status: 'thawed' as const } : pinRunner(model, id, runner.assert, undefined, reason, values.owner ?? runner.owner);
+    save();
+    writeFrozen(model.root, manifest.path, { ...manifest.data, runners: { ...manifest.data.runners, [id]: updated } });
+    io.stdout(`${sub === 'thaw' ? 'thawed' : 'refreshed'} runner ${id} (${describeRunnerPin(updated)})\nwrote ${manifest.path}\n`);
+    return 0;
+  }
   const entry = manifest.data.tests[id];
   if (!entry) {
-    const near = closest(id, Object.keys(manifest.data.tests));
+    const near = closest(id, [...Object.keys(manifest.data.tests), ...Object.keys(manifest.data.runners ?? {})]);
     throw new UsageError(`'${id}' is not in ${manifest.path}${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
   }
   const owner = values.owner ?? entry.owner;
@@ -154,7 +178,7 @@ async function freezeUpdate(sub: 'refresh' | 'thaw', argv: string[], io: Io, hel
     }
   }
   save();
-  writeFrozen(model.root, manifest.path, { version: 1, tests: { ...manifest.data.tests, [id]: updated } });
+  writeFrozen(model.root, manifest.path, { ...manifest.data, tests: { ...manifest.data.tests, [id]: updated } });
   lines.push(`wrote ${manifest.path}`);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
@@ -177,7 +201,7 @@ async function freezeList(argv: string[], io: Io, help: string): Promise<number>
   const { model, save } = await openModel(values, io);
   const manifest = frozenManifest(model);
   const locks = locksManifest(model);
-  const problems = [...inspectFrozen(model, manifest), ...inspectLocks(model, locks)];
+  const problems = [...inspectFrozen(model, manifest), ...inspectRunners(model, manifest), ...inspectLocks(model, locks)];
   save();
   const stateOf = (subject: string): string[] => [...new Set(problems.filter((p) => p.subjects.includes(subject)).map((p) => p.kind))];
   const tests: ListedEntry[] = Object.keys(manifest.data.tests)
@@ -189,16 +213,20 @@ async function freezeList(argv: string[], io: Io, help: string): Promise<number>
   const files = Object.keys(locks.data.files)
     .sort()
     .map((path) => ({ path, hash: locks.data.files[path] ?? '', state: stateOf(path) }));
+  const runners = Object.entries(manifest.data.runners ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, runner]) => ({ path, ...runner, state: stateOf(path) }));
   if (values.format === 'json') {
-    io.stdout(`${JSON.stringify({ tests, files }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ tests, ...(runners.length > 0 && { runners }), files }, null, 2)}\n`);
     return 0;
   }
   const label = (state: string[]): string => (state.length === 0 ? 'ok' : state.join(','));
-  const width = Math.max(2, ...[...tests, ...files].map((item) => label(item.state).length));
+  const width = Math.max(2, ...[...tests, ...runners, ...files].map((item) => label(item.state).length));
   const lines = tests.map((t) => `${label(t.state).padEnd(width)}  ${t.id}  [${t.status}, ${t.owner}] ${t.reason}`);
+  lines.push(...runners.map((r) => `${label(r.state).padEnd(width)}  ${r.path}  [runner, ${r.status}, ${r.owner}] ${r.reason}`));
   lines.push(...files.map((f) => `${label(f.state).padEnd(width)}  ${f.path}  [locked]`));
-  const weakened = [...tests, ...files].filter((item) => item.state.length > 0).length;
-  lines.push(`${tests.length} frozen test${tests.length === 1 ? '' : 's'} in ${manifest.path}, ${files.length} locked file${files.length === 1 ? '' : 's'} in ${locks.path}; ${weakened === 0 ? 'all as pinned' : `${weakened} not as pinned (tripwire freeze verify)`}`);
+  const weakened = [...tests, ...runners, ...files].filter((item) => item.state.length > 0).length;
+  lines.push(`${tests.length} frozen test${tests.length === 1 ? '' : 's'}${runners.length > 0 ? ` and ${runners.length} frozen runner${runners.length === 1 ? '' : 's'}` : ''} in ${manifest.path}, ${files.length} locked file${files.length === 1 ? '' : 's'} in ${locks.path}; ${weakened === 0 ? 'all as pinned' : `${weakened} not as pinned (tripwire freeze verify)`}`);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }
