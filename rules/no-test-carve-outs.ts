@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { FileFacts } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SHELL_LANGUAGES } from '../src/vocab/languages.js';
-import { envUses, hasLexicalEnv, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/analysis/seams.js';
+import { envUses, harnessKnobs, hasLexicalEnv, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/analysis/seams.js';
 import { RUNNER_ENV } from '../src/vocab/env.js';
 import { envMentions, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/analysis/text-scan.js';
 import { isMarkdownFile } from '../src/util/file-kinds.js';
@@ -24,6 +24,9 @@ const messages = {
   testOnlyPath: { description: 'Shipped code or a shipped script names a path inside the test roots or fixtures.' },
   testOnlyPathMention: { description: 'Shipped prose or Markdown names a path inside the test roots or fixtures; one finding per file and path.', heuristic: true },
   testOnlyTokenMention: { description: 'Shipped text names a word declared test-only in shipped.testTokens; one finding per file and word.', heuristic: true },
+  // A name is evidence of intent, not of a seam: a warning on the whole tree, an error where a diff adds the read.
+  harnessKnob: { description: 'Shipped code or a shipped script reads an env var named like a harness knob (a TEST, EVAL, E2E, FIXTURE, HARNESS, MOCK, STUB or FAKE segment) that nothing sets or documents as a product setting, and no test sets yet.', heuristic: true },
+  newHarnessKnob: { description: 'With --base: the diff adds a read of such a harness knob to a shipped file.' },
 } satisfies Record<string, MessageKind>;
 
 export type MessageIds = keyof typeof messages;
@@ -66,9 +69,28 @@ export default createRule({
         }
       }
     }
+    for (const [name, reads] of harnessKnobs(model)) {
+      for (const read of reads) {
+        const added = addedByDiff(model, read.file, name);
+        report(read.file, name, read.loc, added ? 'newHarnessKnob' : 'harnessKnob', knobMessage(name, added));
+      }
+    }
     return onePerMention([...found.values()]);
   },
 });
+
+/** With --base: whether the diff brought `name` into `file` (a new file, or one whose text at the base never named it). */
+function addedByDiff(model: RepoModel, file: string, name: string): boolean {
+  const change = model.diff?.changes.find((c) => c.path === file);
+  if (!change || change.status === 'deleted') return false;
+  if (change.status === 'added') return true;
+  const old = model.oldText(change.oldPath ?? change.path);
+  return old !== null && !new RegExp(`\\b${name}\\b`).test(old);
+}
+
+function knobMessage(name: string, added: boolean): string {
+  return `${added ? 'this diff adds a read of' : 'reads'} ${name}, an env var named like a harness knob that nothing sets or documents as a setting of the product and no test sets yet: a branch for the harness is a branch any caller can take. Document it as a user setting, remove it and ${FIX}, or list it in shipped.allow with a reason.`;
+}
 
 interface Found {
   token: string;

@@ -397,6 +397,60 @@ function computeTestVocabulary(model: RepoModel): Vocabulary {
   return vocabulary;
 }
 
+/** Name segments that mark an env var as a knob of the harness: `FORGE_FAKE_PUSH`, `APP_E2E_MODE`, `SKIP_EVAL_GUARD`. */
+const KNOB_SEGMENTS: ReadonlySet<string> = new Set(['TEST', 'TESTS', 'TESTING', 'EVAL', 'EVALS', 'E2E', 'FIXTURE', 'FIXTURES', 'HARNESS', 'MOCK', 'MOCKS', 'MOCKED', 'STUB', 'STUBS', 'STUBBED', 'FAKE', 'FAKES']);
+
+/** Whether an env var's name marks it as a harness knob: an upper-case name with a TEST, EVAL, E2E, FIXTURE, HARNESS, MOCK, STUB or FAKE segment. */
+export function isHarnessKnobName(name: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(name) && name.split('_').some((segment) => KNOB_SEGMENTS.has(segment));
+}
+
+const KNOBS = {};
+
+/**
+ * Harness knobs no test sets yet: env vars that shipped code or a shipped
+ * script reads, whose name marks them as a knob of the harness, and that
+ * nothing defines as part of the product: no test or fixture defines them
+ * (those are the test vocabulary), no shipped or non-test file sets them, the
+ * repository's documentation does not name them, and they are none of the
+ * variables the vocabulary leaves out (credentials, runner, platform, vendor
+ * and tool variables). By variable, the reads in shipped files.
+ */
+export function harnessKnobs(model: RepoModel): ReadonlyMap<string, readonly EnvUse[]> {
+  return model.memo(KNOBS, () => computeHarnessKnobs(model));
+}
+
+function computeHarnessKnobs(model: RepoModel): Map<string, EnvUse[]> {
+  const vocabulary = testVocabulary(model);
+  const shipped = shippedFiles(model);
+  const excluded = new Set([...PAID_ENV, ...model.config.paid.env, ...RUNNER_ENV, 'NODE_ENV', 'MODE', 'BABEL_ENV']);
+  const tools = new Set([...PAID_COMMANDS, ...model.config.paid.commands].map((command) => command.toLowerCase()));
+  const services = new Set([...PLATFORM_FAMILIES, ...[...PAID_ENV, ...model.config.paid.env].map(familyOf).filter((family) => family !== '')]);
+  const reads = new Map<string, EnvUse[]>();
+  for (const file of shipped) {
+    // A read or a condition: code and scripts, not prose.
+    if (isMarkdownFile(file)) continue;
+    for (const use of envUses(model, file)) {
+      const { name } = use;
+      if (use.op !== 'read' || !isHarnessKnobName(name) || vocabulary.env.has(name) || excluded.has(name)) continue;
+      if (isAmbientEnv(name) || isCredentialEnv(name) || isToolEnv(name, tools) || services.has(familyOf(name))) continue;
+      const list = reads.get(name);
+      if (list) list.push(use);
+      else reads.set(name, [use]);
+    }
+  }
+  if (reads.size === 0) return reads;
+  const areas = vocabulary.areas;
+  const shippedSet = new Set(shipped);
+  for (const file of model.files) {
+    if (areas.isTestOnly(file)) continue;
+    for (const use of envUses(model, file)) if (use.op === 'set') reads.delete(use.name);
+  }
+  for (const name of documentedNames(model, areas, shippedSet, new Set(reads.keys()))) reads.delete(name);
+  for (const list of reads.values()) list.sort(compareUses);
+  return reads;
+}
+
 /** CI workflows and package manifests set variables for the test jobs as often as for the product: neither side's evidence. */
 function isWorkflowOrManifest(file: string): boolean {
   return file.startsWith('.github/') || posix.basename(file) === 'package.json';
