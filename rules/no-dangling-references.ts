@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { shippedFiles } from '../src/analysis/seams.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { baseFindings } from './no-dangling-references-utils/base.js';
+import { unknownCommands } from './no-dangling-references-utils/commands.js';
 import { deadConfigGlobs } from './no-dangling-references-utils/config-globs.js';
 import { missingReferences } from './no-dangling-references-utils/references.js';
 import { removedTokenFindings } from './no-dangling-references-utils/removed.js';
@@ -13,6 +14,8 @@ const messages = {
   removedToken: { description: 'Text names a token of a mechanism the configuration declares removed (`removed`); one finding per file and token.', heuristic: true },
   removedFileReference: { description: 'With --base: a link, import or path in code names a file the diff deleted or renamed.' },
   removedFileMention: { description: 'With --base: text names the file name of a file the diff deleted or renamed; one finding per file and name.', heuristic: true },
+  removedCommandMention: { description: 'With --base: docs or a skill run, as a command, an executable the diff deleted (a bin/ file, a package.json bin name); one finding per file and command.', heuristic: true },
+  unknownCommand: { description: "Docs or a skill run a command with the prefix most of the repository's own executables share (bin/proj-*) that names no executable; one finding per file and command.", heuristic: true },
   removedExportImport: { description: 'With --base: an import names an export the diff removed from its module.' },
   removedExportMention: { description: 'With --base: code in documentation uses, as an identifier, an export the diff removed and nothing exports any more.', heuristic: true },
   removedEnvMention: { description: 'With --base: text names an env var whose last read the diff removed; one finding per file and variable.', heuristic: true },
@@ -54,6 +57,7 @@ export default createRule({
       add(missingReferences(model, file));
     }
     add(removedTokenFindings(model));
+    add(unknownCommands(model));
     if (options.seams) add(leftoverSeamFindings(model));
     add(deadConfigGlobs(model));
     return [...findings.values()];

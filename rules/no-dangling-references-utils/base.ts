@@ -3,17 +3,18 @@ import { PAID_ENV } from '../../src/vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
 import type { RepoModel } from '../../src/model/model.js';
-import { envUses, hasLexicalEnv, lexicalEnvUses } from '../../src/analysis/seams.js';
+import { envUses, hasLexicalEnv, lexicalEnvUses, testAreas } from '../../src/analysis/seams.js';
 import { codeIdentifiers, subLoc, textRuns } from '../../src/analysis/text-scan.js';
 import { isScriptFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-kinds.js';
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';
 import { cliFlagMentions, cliIdentity, type CliIdentity } from './cli-mentions.js';
+import { binNames, commandMentions, commandTextFiles, executables, inTestArea, isBinFile } from './commands.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
-export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
+export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedCommandMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
 
 function exportNames(facts: FileFacts | null): Set<string> {
   const names = new Set<string>();
@@ -95,6 +96,24 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     for (const { first: mention, count } of firstPerFile(uncovered, (m) => m.token)) {
       const old = goneBasenames.get(mention.token);
       if (old !== undefined) findings.push({ messageId: 'removedFileMention', file: mention.file, loc: mention.loc, message: `${pathMessage(mention.token, old)}${timesNamed(count)}` });
+    }
+  }
+
+  // Executables deleted (a bin/ file, a package.json bin name) that docs and skills still run as a command.
+  const areas = testAreas(model);
+  const goneCommands = new Map<string, string>();
+  for (const path of gone.keys()) if (isBinFile(path) && !inTestArea(areas, path)) goneCommands.set(posix.basename(path), path);
+  for (const change of diff.changes) {
+    if (change.status === 'added' || posix.basename(change.path) !== 'package.json') continue;
+    const now = new Set(change.status === 'deleted' ? [] : binNames(model.text(change.path)));
+    for (const name of binNames(model.oldText(change.oldPath ?? change.path))) if (!now.has(name)) goneCommands.set(name, `the bin ${name} of ${change.oldPath ?? change.path}`);
+  }
+  if (goneCommands.size > 0) {
+    for (const name of executables(model)) goneCommands.delete(name);
+    const mentions = commandTextFiles(model).flatMap((file) => (skip(file) ? [] : commandMentions(model, file, (word) => goneCommands.has(word))));
+    for (const { first: mention, count } of firstPerFile(mentions, (m) => m.token)) {
+      const old = goneCommands.get(mention.token) ?? mention.token;
+      findings.push({ messageId: 'removedCommandMention', file: mention.file, loc: mention.loc, message: `runs ${mention.token}, which ${since} deleted (${old}): the command no longer exists. Update or remove the instruction.${timesNamed(count)}` });
     }
   }
 

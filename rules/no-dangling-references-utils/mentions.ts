@@ -6,9 +6,9 @@ import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/analysis/text-
 import { tokenScanner } from '../../src/analysis/text-scan.js';
 import type { Loc } from '../../src/types.js';
 
-/** Files whose history legitimately names what is gone. */
+/** Files whose history legitimately names what is gone: changelogs, release notes, migration and upgrade guides. */
 export function isHistoryFile(file: string): boolean {
-  return /^(?:CHANGELOG|CHANGES|HISTORY|RELEASES?|RELEASE[-_]NOTES|NEWS)(?:\.|$)/i.test(posix.basename(file));
+  return /^(?:CHANGELOG|CHANGES|HISTORY|RELEASES?|RELEASE[-_]NOTES|NEWS|MIGRATING|MIGRATIONS?|UPGRADING|UPGRADE)(?:[-_.]|$)/i.test(posix.basename(file));
 }
 
 /** Text files worth a lexical scan: known text extensions, extension-less files and dotfiles; lockfiles skipped. */
