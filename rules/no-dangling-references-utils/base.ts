@@ -11,6 +11,7 @@ import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';
 import { cliFlagMentions, cliIdentity, type CliIdentity } from './cli-mentions.js';
 import { binNames, commandMentions, commandTextFiles, executables, inTestArea, isBinFile } from './commands.js';
+import { lexicalFlags } from './lexical-flags.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
@@ -162,8 +163,10 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     if (change.status === 'added') continue;
     const path = change.oldPath ?? change.path;
     const facts = isScriptFile(path) ? model.oldFacts(path) : null;
-    for (const [name, line] of envReads(path, facts, facts ? null : model.oldText(path))) if (!oldReads.has(name)) oldReads.set(name, `${path}:${line}`);
-    for (const flag of facts?.flags ?? []) {
+    const oldText = facts ? null : model.oldText(path);
+    for (const [name, line] of envReads(path, facts, oldText)) if (!oldReads.has(name)) oldReads.set(name, `${path}:${line}`);
+    // A CLI the diff deleted is reported as a deleted file or command, not once more per flag.
+    for (const flag of change.status === 'deleted' ? [] : (facts?.flags ?? (oldText === null ? [] : lexicalFlags(path, oldText)))) {
       const owners = oldFlags.get(flag.name) ?? [];
       if (flag.name.startsWith('--') && !owners.includes(path)) oldFlags.set(flag.name, [...owners, path]);
     }
@@ -178,6 +181,12 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   }
   if (oldFlags.size > 0) {
     const current = new Set(scripts.flatMap((file) => (model.facts(file)?.flags ?? []).map((flag) => flag.name)));
+    // Shell and Python CLIs declare theirs in text (argparse, click, a `case` on the arguments).
+    for (const file of model.files) {
+      if (isScriptFile(file) || !hasLexicalEnv(file)) continue;
+      const text = model.text(file);
+      for (const flag of text === null ? [] : lexicalFlags(file, text)) current.add(flag.name);
+    }
     const goneFlags = [...oldFlags.keys()].filter((flag) => !current.has(flag));
     // A flag is a reference to the CLI's flag only on its command line or in prose about it, never on another program's command line.
     const identities = new Map<string, CliIdentity>();

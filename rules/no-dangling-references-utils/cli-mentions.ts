@@ -14,9 +14,9 @@ import type { Mention } from './mentions.js';
  * line (a code span, a line of a code block or of a non-Markdown file, cut at
  * `|`, `&&`, `;`, `(`, `$(` and joined across `\` continuations), the program
  * is the first word that is not an env assignment, an option or a launcher
- * (`node`, `npx`, `tsx`, `npm run`, …). The flag is the CLI's when that word
+ * (`node`, `npx`, `tsx`, `npm run`, `python3`, `bash`, …). The flag is the CLI's when that word
  * is the CLI: its script path (or the same path under a build directory,
- * `dist/cli.js` for `src/cli.ts`), a `bin` name that a package.json maps to
+ * `dist/cli.js` for `src/cli.ts`), the file name of a script in a `bin/` directory, a `bin` name that a package.json maps to
  * it, or a package.json script that runs it (after `npm`, `pnpm`, `yarn`,
  * `bun`). A flag on another program's command line (`gh pr view 12 --json`)
  * is never the CLI's. A flag in prose, or alone in code with no command
@@ -35,7 +35,7 @@ export interface CliIdentity {
 }
 
 const BUILD_DIRS = new Set(['dist', 'build', 'lib', 'out', 'esm', 'cjs']);
-const RUNTIMES = new Set(['node', 'tsx', 'ts-node', 'bun', 'deno', 'esno', 'jiti', 'vite-node']);
+const RUNTIMES = new Set(['node', 'tsx', 'ts-node', 'bun', 'deno', 'esno', 'jiti', 'vite-node', 'python', 'python3', 'sh', 'bash', 'zsh']);
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const LAUNCHERS = new Set([...RUNTIMES, ...PACKAGE_MANAGERS, 'sudo', 'env', 'exec', 'time', 'nohup', 'command', 'npx', 'bunx', 'pnpx', 'run', 'run-script', 'x', 'dlx', '--']);
 
@@ -75,6 +75,11 @@ export function cliIdentity(model: RepoModel, scripts: readonly string[]): CliId
     const name = typeof json.name === 'string' ? json.name.replace(/^@[^/]+\//, '') : null;
     const entries: [string, unknown][] = typeof bin === 'string' ? (name === null ? [] : [[name, bin]]) : bin !== null && typeof bin === 'object' ? Object.entries(bin) : [];
     for (const [key, target] of entries) if (typeof target === 'string' && isScript(posix.join(dir, target))) bins.add(key);
+  }
+  // An executable in a bin/ directory runs by its file name.
+  for (const script of scripts) {
+    const parent = posix.dirname(script);
+    if (parent === 'bin' || parent.endsWith('/bin')) bins.add(posix.basename(script));
   }
   const identity: CliIdentity = { scripts, bins, npmScripts };
   for (const { dir, json } of packages) {
