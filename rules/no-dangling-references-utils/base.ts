@@ -12,10 +12,11 @@ import { renameFix } from '../shared/renames.js';
 import { cliFlagMentions, cliIdentity, type CliIdentity } from './cli-mentions.js';
 import { binNames, commandMentions, commandTextFiles, executables, inTestArea, isBinFile } from './commands.js';
 import { lexicalFlags } from './lexical-flags.js';
+import { removedTermMentions } from './glossary.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
-export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedCommandMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
+export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedCommandMention' | 'removedTermMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
 
 function exportNames(facts: FileFacts | null): Set<string> {
   const names = new Set<string>();
@@ -116,6 +117,15 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
       const old = goneCommands.get(mention.token) ?? mention.token;
       findings.push({ messageId: 'removedCommandMention', file: mention.file, loc: mention.loc, message: `runs ${mention.token}, which ${since} deleted (${old}): the command no longer exists. Update or remove the instruction.${timesNamed(count)}` });
     }
+  }
+
+  // Terms whose definition the diff removed from a glossary, still used as terms elsewhere.
+  const terms = removedTermMentions(model)
+    .filter(({ mention }) => !skip(mention.file))
+    .map(({ mention, glossary }) => ({ ...mention, glossary }));
+  for (const { first: mention, count } of firstPerFile(terms, (item) => item.token)) {
+    const { glossary } = mention;
+    findings.push({ messageId: 'removedTermMention', file: mention.file, loc: mention.loc, message: `uses '${mention.token}', a term whose definition ${since} removed from ${glossary}, and no glossary defines it now: define it again, or use the term that replaced it.${timesNamed(count)}` });
   }
 
   // Exports removed from a file that still exists.
