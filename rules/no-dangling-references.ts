@@ -15,6 +15,7 @@ const messages = {
   removedFileReference: { description: 'With --base: a link, import or path in code names a file the diff deleted or renamed.' },
   removedFileMention: { description: 'With --base: text names the file name of a file the diff deleted or renamed; one finding per file and name.', heuristic: true },
   removedCommandMention: { description: 'With --base: docs or a skill run, as a command, an executable the diff deleted (a bin/ file, a package.json bin name); one finding per file and command.', heuristic: true },
+  removedSubcommandMention: { description: "With --base: code in docs, skills or scripts runs a subcommand the diff removed from a CLI that still exists (argparse add_parser, commander/yargs .command, a shell case on $1), as the first word after the CLI's name; one finding per file and subcommand.", heuristic: true },
   removedTermMention: { description: 'With --base: documentation uses a term whose definition the diff removed from a glossary or concepts document (a heading or a `**Term**:` line) and that no glossary defines now; one finding per file and term.', heuristic: true },
   unknownCommand: { description: "Docs or a skill run a command with the prefix most of the repository's own executables share (bin/proj-*) that names no executable; one finding per file and command.", heuristic: true },
   removedExportImport: { description: 'With --base: an import names an export the diff removed from its module.' },

@@ -9,14 +9,14 @@ import { isScriptFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-
 import type { RuleFinding } from '../../src/rule.js';
 import { firstPerFile, timesNamed } from '../shared/mentions.js';
 import { renameFix } from '../shared/renames.js';
-import { cliFlagMentions, cliIdentity, type CliIdentity } from './cli-mentions.js';
+import { cliFlagMentions, cliIdentity, cliSubcommandMentions, type CliIdentity } from './cli-mentions.js';
 import { binNames, commandMentions, commandTextFiles, executables, inTestArea, isBinFile } from './commands.js';
-import { lexicalFlags } from './lexical-flags.js';
+import { lexicalFlags, lexicalSubcommands } from './lexical-flags.js';
 import { removedTermMentions } from './glossary.js';
 import { findMentions, isHistoryFile, scannableFiles } from './mentions.js';
 import { pathRefs } from './references.js';
 
-export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedCommandMention' | 'removedTermMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
+export type BaseMessageId = 'removedFileReference' | 'removedFileMention' | 'removedCommandMention' | 'removedSubcommandMention' | 'removedTermMention' | 'removedExportImport' | 'removedExportMention' | 'removedEnvMention' | 'removedFlagMention';
 
 function exportNames(facts: FileFacts | null): Set<string> {
   const names = new Set<string>();
@@ -116,6 +116,25 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     for (const { first: mention, count } of firstPerFile(mentions, (m) => m.token)) {
       const old = goneCommands.get(mention.token) ?? mention.token;
       findings.push({ messageId: 'removedCommandMention', file: mention.file, loc: mention.loc, message: `runs ${mention.token}, which ${since} deleted (${old}): the command no longer exists. Update or remove the instruction.${timesNamed(count)}` });
+    }
+  }
+
+  // Subcommands a CLI that still exists no longer declares, still run on its command line.
+  const goneSubcommands = new Map<string, string[]>();
+  for (const change of diff.changes) {
+    if (change.status !== 'modified' && change.status !== 'renamed') continue;
+    const oldPath = change.oldPath ?? change.path;
+    const js = isScriptFile(oldPath);
+    const before = lexicalSubcommands(oldPath, model.oldText(oldPath) ?? '', js);
+    if (before.size === 0) continue;
+    const after = lexicalSubcommands(change.path, model.text(change.path) ?? '', isScriptFile(change.path));
+    for (const name of before) if (!after.has(name)) goneSubcommands.set(name, [...(goneSubcommands.get(name) ?? []), change.path]);
+  }
+  if (goneSubcommands.size > 0) {
+    const subcommandOwner = (word: string): CliIdentity => cliIdentity(model, goneSubcommands.get(word) ?? []);
+    const running = cliSubcommandMentions(model, findMentions(model, [...goneSubcommands.keys()], (file) => skip(file)), subcommandOwner);
+    for (const { first: mention, count } of firstPerFile(running, (m) => m.token)) {
+      findings.push({ messageId: 'removedSubcommandMention', file: mention.file, loc: mention.loc, message: `runs the subcommand ${mention.token}, which ${since} removed from ${(goneSubcommands.get(mention.token) ?? []).join(', ')}: the CLI rejects it now. Update or remove the instruction.${timesNamed(count)}` });
     }
   }
 

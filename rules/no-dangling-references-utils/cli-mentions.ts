@@ -227,3 +227,29 @@ function sectionNamesCli(file: string, fileView: FileView, line: number, identit
   fileView.named.set(start, named);
   return named;
 }
+
+/**
+ * The mentions of a removed subcommand that run it: in code (a code span, a
+ * code block line, a line of a non-Markdown file), as the first word after
+ * the CLI's name on the CLI's command line (`kit release --tag v2`). A word
+ * in prose is never a subcommand: subcommands are ordinary words.
+ */
+export function cliSubcommandMentions(model: RepoModel, mentions: readonly Mention[], owner: (word: string) => CliIdentity): Mention[] {
+  return mentions.filter((mention) => {
+    const identity = owner(mention.token);
+    const text = model.text(mention.file);
+    if (text === null) return false;
+    const lines = linesOf(text);
+    const { line, column } = mention.loc;
+    let before: string[];
+    if (isMarkdownFile(mention.file)) {
+      const run = textRuns(model, mention.file)?.find((r) => r.loc.line === line && r.loc.column <= column && column < r.loc.endColumn);
+      if (run === undefined || (run.where !== 'code' && run.where !== 'fence')) return false;
+      const previous = run.where === 'fence' ? (run.fence?.lines ?? []).filter((l) => l.loc.line < line).map((l) => l.text) : [];
+      before = commandBefore(run.text, column - run.loc.column + 1, previous);
+    } else before = commandBefore(lines[line - 1] ?? '', column, lines.slice(0, line - 1));
+    const positional = before.filter((word) => !word.startsWith('-') && !/^[A-Za-z_]\w*=/.test(word));
+    const last = positional.at(-1);
+    return last !== undefined && namesCli(last, identity, mention.file) && programOf(before, identity, mention.file) === 'cli';
+  });
+}

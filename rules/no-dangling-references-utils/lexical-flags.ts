@@ -27,3 +27,34 @@ export function lexicalFlags(path: string, text: string): { name: string; line: 
   }
   return [...found].map(([name, line]) => ({ name, line }));
 }
+
+const PYTHON_SUBCOMMAND = /\badd_parser\(\s*(['"])([A-Za-z][\w-]*)\1/g;
+const JS_SUBCOMMAND = /\.command\(\s*(['"`])([A-Za-z][\w-]*)/g;
+const SHELL_CASE_ON_FIRST = /^\s*case\s+"?\$\{?1(?::-[^}]*)?\}?"?\s+in\b/;
+const SHELL_WORD_PATTERN = /^\s*\(?\s*((?:["']?[A-Za-z][\w-]*["']?\s*\|\s*)*["']?[A-Za-z][\w-]*["']?)\s*\)/;
+
+/**
+ * The subcommands a CLI declares, read from its text: argparse's
+ * `add_parser('x')`, commander/yargs/cac `.command('x …')`, and the word
+ * patterns of a shell `case` on `$1`.
+ */
+export function lexicalSubcommands(path: string, text: string, isJavaScript: boolean): Set<string> {
+  const language = isJavaScript ? 'js' : scriptLanguage(path, text);
+  const found = new Set<string>();
+  if (language === 'python') for (const match of text.matchAll(PYTHON_SUBCOMMAND)) found.add(match[2] ?? '');
+  if (language === 'js') for (const match of text.matchAll(JS_SUBCOMMAND)) found.add(match[2] ?? '');
+  if (language === 'shell') {
+    let depth = 0;
+    for (const line of text.split('\n')) {
+      const code = line.replace(/(?:^|\s)#.*$/, '');
+      if (SHELL_CASE_ON_FIRST.test(code)) depth = 1;
+      else if (depth > 0 && /^\s*case\b/.test(code)) depth += 1;
+      else if (depth > 0 && /^\s*esac\b/.test(code)) depth -= 1;
+      else if (depth === 1) {
+        for (const alternative of SHELL_WORD_PATTERN.exec(code)?.[1]?.split('|') ?? []) found.add(alternative.trim().replace(/^["']|["']$/g, ''));
+      }
+    }
+  }
+  found.delete('');
+  return found;
+}
