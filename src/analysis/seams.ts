@@ -213,12 +213,29 @@ function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
     return uses;
   }
   if (isMarkdownFile(file)) {
-    for (const fence of model.markdownFacts(file)?.fences ?? []) for (const ref of fence.env) uses.push({ ...ref, file });
+    const facts = model.markdownFacts(file);
+    for (const fence of facts?.fences ?? []) for (const ref of fence.env) uses.push({ ...ref, file });
+    // A test case written in prose sets variables in its words: `FORGE_FAKE=1 …`, "set `X` to …".
+    if (facts && testAreas(model).isTestOnly(file)) for (const run of [...facts.code, ...facts.text]) uses.push(...proseSets(run.text, run.loc, file));
     return uses;
   }
   if (!hasLexicalEnv(file)) return uses;
   const text = scanText(model, file);
   return text === null ? uses : lexicalEnvUses(file, text);
+}
+
+/** Assignments (`X=1`) and "set `X` to …" in a run of prose or a code span of a Markdown test case. */
+function proseSets(text: string, at: Loc, file: string): EnvUse[] {
+  const sets: EnvUse[] = [];
+  const add = (name: string, index: number): void => {
+    sets.push({ name, op: 'set', file, loc: { line: at.line, column: at.column + index, endLine: at.line, endColumn: at.column + index + name.length } });
+  };
+  for (const match of text.matchAll(/(?<![\w$])([A-Z][A-Z0-9_]{2,})=(?=\S)/g)) add(match[1] ?? '', match.index ?? 0);
+  for (const match of text.matchAll(/\bset\s+`?([A-Z][A-Z0-9_]{2,})`?\s+to\b/gi)) {
+    const name = match[1] ?? '';
+    if (/^[A-Z0-9_]+$/.test(name)) add(name, (match.index ?? 0) + match[0].indexOf(name));
+  }
+  return sets;
 }
 
 function kindOf(file: string): { yaml: boolean; dockerfile: boolean; packageJson: boolean; language: ScriptLanguage | null } {
