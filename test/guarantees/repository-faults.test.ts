@@ -306,11 +306,13 @@ describe('two checks at once on one repository and one cache', () => {
     const cache = tempDir();
     const args = ['check', '--format', 'json', '--cache-location', cache];
     for (let round = 1; round <= 20; round++) {
-      // A new edit each round: both runs miss the result cache and write facts at the same time.
+      // A new edit each round: both runs start on inputs no run has seen and write facts at the same time.
       appendFileSync(join(dir, 'src/cli.ts'), `// round ${round}\n`);
-      const [first, second] = await Promise.all([spawnCli(args, dir), spawnCli(args, dir)]);
-      expect({ round, ...report(first) }).toEqual({ round, code: 1, findings: cleanFindings(), cached: false });
-      expect({ round, ...report(second) }).toEqual({ round, code: 1, findings: cleanFindings(), cached: false });
+      const [first, second] = (await Promise.all([spawnCli(args, dir), spawnCli(args, dir)])).map(report);
+      expect({ round, code: first?.code, findings: first?.findings }).toEqual({ round, code: 1, findings: cleanFindings() });
+      expect({ round, code: second?.code, findings: second?.findings }).toEqual({ round, code: 1, findings: cleanFindings() });
+      // On a loaded machine one run can finish before the other reads the result cache, and take its verdict: never both.
+      expect({ round, cached: [first?.cached, second?.cached] }).not.toEqual({ round, cached: [true, true] });
     }
     expect(check(dir, '--cache-location', cache)).toEqual({ code: 1, findings: cleanFindings(), cached: true });
     appendFileSync(join(dir, 'src/cli.ts'), '// after the race\n');
