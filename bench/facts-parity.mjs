@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// TEMPORARY (issue 17 item 4): compares the one-walk extractor with the legacy
+// copy it replaces (src/facts/legacy/) on every script of a repository, and
+// times both in this process. Runs on the build:
+//
+//   npm run build && node bench/facts-parity.mjs bench/out/1k [--calls a,b]
+//
+// The callee names default to what the model would pass for the repository's
+// tripwire.config.json (tests.ids and tests.selfGate calls, sorted).
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const { extractScriptFacts } = await import(path.join(ROOT, 'dist/src/facts/extract-script.js'));
+const { legacyExtractScriptFacts } = await import(path.join(ROOT, 'dist/src/facts/legacy/extract-script.js'));
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' } } });
+if (positionals.length !== 1) {
+  process.stderr.write('usage: node bench/facts-parity.mjs DIR [--calls a,b]\n');
+  process.exit(2);
+}
+const dir = path.resolve(positionals[0]);
+const SCRIPT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+function configCalls() {
+  const file = path.join(dir, 'tripwire.config.json');
+  if (!existsSync(file)) return [];
+  const tests = JSON.parse(readFileSync(file, 'utf8')).tests ?? {};
+  const names = [...(tests.ids ?? []), ...(tests.selfGate ?? [])].flatMap((entry) => (typeof entry.call === 'string' ? [entry.call] : []));
+  return [...new Set(names)].sort();
+}
+const calls = values.calls === undefined ? configCalls() : values.calls.split(',').filter(Boolean);
+
+const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && SCRIPT.test(entry.name))
+  .map((entry) => path.join(entry.parentPath, entry.name))
+  .filter((file) => !/[\\/](?:node_modules|\.git)[\\/]/.test(path.relative(dir, file)))
+  .sort();
+const texts = files.map((file) => [path.relative(dir, file).split(path.sep).join('/'), readFileSync(file, 'utf8')]);
+
+function run(extract) {
+  const out = [];
+  const start = process.hrtime.bigint();
+  for (const [file, text] of texts) out.push(JSON.stringify(extract(file, text, { calls })));
+  return { out, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+// Warm both up once (the compiler is loaded by the first), then time each.
+run(legacyExtractScriptFacts);
+run(extractScriptFacts);
+const legacy = run(legacyExtractScriptFacts);
+const now = run(extractScriptFacts);
+const differing = texts.flatMap(([file], i) => (legacy.out[i] === now.out[i] ? [] : [file]));
+
+process.stdout.write(`${dir}: ${texts.length} scripts, calls [${calls.join(', ')}]\n`);
+process.stdout.write(`identical: ${texts.length - differing.length} / ${texts.length}\n`);
+process.stdout.write(`extraction in this process: legacy ${legacy.ms.toFixed(0)} ms, one walk ${now.ms.toFixed(0)} ms\n`);
+for (const file of differing.slice(0, 20)) process.stdout.write(`  differs: ${file}\n`);
+process.exitCode = differing.length === 0 ? 0 : 1;
