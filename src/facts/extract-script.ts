@@ -1,12 +1,13 @@
 import type * as TS from 'typescript';
 import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
-import { extractValues } from './extract-values.js';
+import { valuesVisitor } from './extract-values.js';
 import { extractTests } from './extract-tests.js';
 import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
-import { extractSeams } from './extract-seams.js';
+import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
+import { walkScript, type ScopedVisitor } from './walk.js';
 
 type EnvSite = Extract<Site, { kind: 'env' }>;
 
@@ -69,6 +70,8 @@ function unparsedFacts(reason: string): FileFacts {
   };
 }
 
+const NONE: ScopedVisitor<null> = { enter: () => null, scopeOf: () => null };
+
 interface Context {
   unit: Unit;
   unitName: string;
@@ -108,12 +111,14 @@ class ScriptExtractor {
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
-    const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
-    const tests = extractTests(ts, sourceFile, (node) => this.loc(node));
-    const seams = extractSeams(ts, sourceFile, (node) => this.loc(node));
+    const loc = (node: TS.Node): Loc => this.loc(node);
+    const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
+    const seams = seamsVisitor(ts, sourceFile, loc);
+    walkScript(ts, sourceFile, [values, seams], NONE, null, NONE, null);
+    const tests = extractTests(ts, sourceFile, loc);
     return {
-      ...values,
-      ...seams,
+      ...values.facts(),
+      ...seams.facts,
       tests,
       kind: 'script',
       imports: this.imports,

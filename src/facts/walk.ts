@@ -1,0 +1,35 @@
+import type * as TS from 'typescript';
+import type { TypeScript } from '../parse/typescript.js';
+
+/** A visitor that looks at every node the same way, wherever it is. */
+export interface Visitor {
+  enter(node: TS.Node): void;
+}
+
+/**
+ * A visitor that needs to know where a node is: the walker carries its scope
+ * down the tree. `enter` sees a node in the scope its parent gave it and
+ * returns the scope inside the node; `scopeOf` narrows that scope for each
+ * child (a function's body, a call's third argument).
+ */
+export interface ScopedVisitor<S> {
+  enter(node: TS.Node, scope: S): S;
+  scopeOf(parent: TS.Node, child: TS.Node, inner: S): S;
+}
+
+/**
+ * The one traversal of a script's tree (DESIGN.md "Architecture": one parse,
+ * one walk): every node is entered once, parents before children, children in
+ * the compiler's order, and handed to each visitor. What a visitor can only
+ * decide once it has seen the whole file (a `const` declared further down), it
+ * records here and settles after the walk.
+ */
+export function walkScript<U, T>(ts: TypeScript, sourceFile: TS.SourceFile, visitors: readonly Visitor[], units: ScopedVisitor<U>, unitRoot: U, tests: ScopedVisitor<T>, testRoot: T): void {
+  const visit = (node: TS.Node, unitScope: U, testScope: T): void => {
+    for (const visitor of visitors) visitor.enter(node);
+    const unitInner = units.enter(node, unitScope);
+    const testInner = tests.enter(node, testScope);
+    ts.forEachChild(node, (child) => visit(child, units.scopeOf(node, child, unitInner), tests.scopeOf(node, child, testInner)));
+  };
+  visit(sourceFile, unitRoot, testRoot);
+}
