@@ -2,7 +2,8 @@ import type * as TS from 'typescript';
 import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { valuesVisitor } from './extract-values.js';
-import { extractTests } from './extract-tests.js';
+import { testsVisitor } from './extract-tests.js';
+import { declarationsVisitor, type Declarations } from './declarations.js';
 import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
 import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
@@ -88,7 +89,7 @@ class ScriptExtractor {
   /** Local name → where it comes from, for import bindings. */
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
   /** Every `const` in the file by name, for static evaluation; null when declared twice. */
-  private readonly constants = new Map<string, TS.Expression | null>();
+  private constants: Declarations['constants'] = new Map();
   /** A bare top-level statement runs on load even when it names nothing of this file (`expect.extend(…)`). */
   private bareStatements = 0;
   private readonly plantedEnv = new Set<string>();
@@ -105,21 +106,22 @@ class ScriptExtractor {
 
   run(): FileFacts {
     const { ts, sourceFile } = this;
-    this.collectConstants(sourceFile);
+    const loc = (node: TS.Node): Loc => this.loc(node);
+    const declarations = declarationsVisitor(ts);
+    const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
+    const seams = seamsVisitor(ts, sourceFile, loc);
+    const tests = testsVisitor(ts, sourceFile, loc, declarations);
+    walkScript(ts, sourceFile, [declarations, values, seams], NONE, null, tests, tests.top);
+    this.constants = declarations.constants;
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
-    const loc = (node: TS.Node): Loc => this.loc(node);
-    const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
-    const seams = seamsVisitor(ts, sourceFile, loc);
-    walkScript(ts, sourceFile, [values, seams], NONE, null, NONE, null);
-    const tests = extractTests(ts, sourceFile, loc);
     return {
       ...values.facts(),
       ...seams.facts,
-      tests,
+      tests: tests.facts(),
       kind: 'script',
       imports: this.imports,
       exports: this.exports,
@@ -152,15 +154,6 @@ class ScriptExtractor {
   }
 
   // ---- declarations
-
-  private collectConstants(node: TS.Node): void {
-    const { ts } = this;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0) {
-      const name = node.name.text;
-      this.constants.set(name, this.constants.has(name) ? null : node.initializer);
-    }
-    ts.forEachChild(node, (child) => this.collectConstants(child));
-  }
 
   private declareTopLevel(statement: TS.Statement): void {
     const { ts } = this;

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
+import type { Declarations } from './declarations.js';
 import type { TestFact, TestModifier } from './types.js';
+import type { ScopedVisitor } from './walk.js';
 
 type Kind = TestFact['kind'];
 
@@ -75,6 +77,18 @@ interface Scope {
   skipNames: ReadonlySet<string>;
 }
 
+/** A call met by the walk, with the calls nearest inside it. */
+interface CallRecord {
+  node: TS.CallExpression | null;
+  children: { record: CallRecord; slot: number }[];
+}
+
+/** Where the walk is: inside which call, and in which of its arguments (-1: its callee). */
+export interface CallSlot {
+  call: CallRecord;
+  slot: number;
+}
+
 interface Callee {
   kind: Kind;
   modifiers: TestModifier[];
@@ -88,48 +102,70 @@ interface Callee {
  * from the outermost suite down), its modifiers (own and inherited), its
  * timeout and retry options, the number of assertions in its body, and a hash
  * of its body that ignores positions, comments and formatting.
+ *
+ * A visitor of the one walk (walk.ts): the walk records the framework imports
+ * and the tree of calls; `facts()` then decides, with every declaration of the
+ * file known, which calls declare tests, visiting a declaration's arguments
+ * before its callee (`test.each(table)`'s table belongs to the enclosing suite).
  */
-export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): TestFact[] {
+export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[] } {
   const entries: Entry[] = [];
   /** Serializations of the functions met while hashing, shared by a suite and the tests inside it. */
   const functionMemo = new Map<TS.Node, { nested: string; own: string }>();
   const bases = new Map(BASES);
-  const constants = new Map<string, TS.Expression | null>();
-  const declared = new Map<string, TS.FunctionDeclaration | TS.ClassDeclaration>();
+  const { constants, functions: declared } = declarations;
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
   const root: Entry = { fact: newFact('suite', '', false, loc(sourceFile)), parent: null };
   const kindNames = syntaxKindNames(ts);
+  const top: CallSlot = { call: { node: null, children: [] }, slot: -1 };
 
-  collectDeclarations(sourceFile);
-  visit(sourceFile, { entry: null, fn: null, contexts: new Set(), skipNames: new Set() });
+  const enter = (node: TS.Node, at: CallSlot): CallSlot => {
+    if (ts.isImportDeclaration(node)) recordImport(node);
+    if (!ts.isCallExpression(node)) return at;
+    const call: CallRecord = { node, children: [] };
+    at.call.children.push({ record: call, slot: at.slot });
+    return { call, slot: -1 };
+  };
+  const scopeOf = (parent: TS.Node, child: TS.Node, inner: CallSlot): CallSlot => {
+    if (inner.call.node !== parent) return inner;
+    return { call: inner.call, slot: inner.call.node.arguments.indexOf(child as TS.Expression) };
+  };
+  const facts = (): TestFact[] => {
+    const scope: Scope = { entry: null, fn: null, contexts: new Set(), skipNames: new Set() };
+    for (const child of top.call.children) visit(child.record, scope);
+    return finish();
+  };
+  return { enter, scopeOf, top, facts };
 
-  return entries.map(({ fact, parent }) => {
-    const inherited = new Set<TestModifier>(root.fact.modifiers);
-    let timeout = fact.timeout;
-    let retry = fact.retry;
-    for (let p = parent; p; p = p.parent) {
-      for (const modifier of p.fact.modifiers) inherited.add(modifier);
-      if (timeout === undefined) timeout = p.fact.timeout;
-      if (retry === undefined) retry = p.fact.retry;
-    }
-    // null (set, but not evaluable) must survive: only undefined means "not set".
-    if (timeout === undefined) timeout = root.fact.timeout;
-    if (retry === undefined) retry = root.fact.retry;
-    const out: TestFact = { ...fact, inherited: [...inherited].sort() };
-    delete out.timeout;
-    delete out.retry;
-    if (timeout !== undefined) out.timeout = timeout;
-    if (retry !== undefined) out.retry = retry;
-    out.modifiers = [...new Set(fact.modifiers)].sort();
-    return out;
-  });
+  function finish(): TestFact[] {
+    return entries.map(({ fact, parent }) => {
+      const inherited = new Set<TestModifier>(root.fact.modifiers);
+      let timeout = fact.timeout;
+      let retry = fact.retry;
+      for (let p = parent; p; p = p.parent) {
+        for (const modifier of p.fact.modifiers) inherited.add(modifier);
+        if (timeout === undefined) timeout = p.fact.timeout;
+        if (retry === undefined) retry = p.fact.retry;
+      }
+      // null (set, but not evaluable) must survive: only undefined means "not set".
+      if (timeout === undefined) timeout = root.fact.timeout;
+      if (retry === undefined) retry = root.fact.retry;
+      const out: TestFact = { ...fact, inherited: [...inherited].sort() };
+      delete out.timeout;
+      delete out.retry;
+      if (timeout !== undefined) out.timeout = timeout;
+      if (retry !== undefined) out.retry = retry;
+      out.modifiers = [...new Set(fact.modifiers)].sort();
+      return out;
+    });
+  }
 
   function newFact(kind: Kind, name: string, dynamic: boolean, at: Loc): TestFact {
     return { kind, name, dynamic, hash: '', assertions: 0, modifiers: [], inherited: [], loc: at };
   }
 
-  function collectDeclarations(node: TS.Node): void {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
+  function recordImport(node: TS.ImportDeclaration): void {
+    if (ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
       const clause = node.importClause;
       // node:test's default export is `test`.
       if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bases.set(clause.name.text, { kind: 'test' });
@@ -141,25 +177,21 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
         }
       }
     }
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0) {
-      constants.set(node.name.text, constants.has(node.name.text) ? null : node.initializer);
-    }
-    if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) declared.set(node.name.text, node);
-    ts.forEachChild(node, collectDeclarations);
   }
 
-  // ---- the walk
+  // ---- the calls, in the order of a walk that enters a declaration's arguments before its callee
 
-  function visit(node: TS.Node, scope: Scope): void {
-    if (ts.isCallExpression(node) && !isApplied(node)) {
+  function visit(call: CallRecord, scope: Scope): void {
+    const node = call.node;
+    if (node && !isApplied(node)) {
       const callee = decompose(node.expression, scope, 0);
       if (callee && !callee.pending && declaresTest(node, callee)) {
-        declare(node, callee, scope);
+        declare(call, node, callee, scope);
         return;
       }
       annotate(node, scope);
     }
-    ts.forEachChild(node, (child) => visit(child, scope));
+    for (const child of call.children) visit(child.record, scope);
   }
 
   /** `test.skipIf(c)` inside `test.skipIf(c)(…)`: a modifier being applied, not a declaration. */
@@ -261,7 +293,7 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     return target;
   }
 
-  function declare(node: TS.CallExpression, callee: Callee, scope: Scope): void {
+  function declare(call: CallRecord, node: TS.CallExpression, callee: Callee, scope: Scope): void {
     const { title, fn, options, timeout } = parts(node);
     const titleText = title ? titleOf(title) : { text: fn ? functionName(fn) : '<anonymous>', dynamic: false };
     const parentName = scope.entry?.fact.name;
@@ -280,13 +312,16 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     const entry: Entry = { fact, parent: scope.entry };
     entries.push(entry);
 
-    for (const arg of node.arguments) {
+    let inner: Scope | undefined;
+    for (const { record, slot } of call.children) {
+      if (slot < 0) continue;
+      const arg = node.arguments[slot];
       // A function declared elsewhere is walked where it is declared.
-      if (arg === fn && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) visit(arg, childScope(entry, arg, callee.kind, scope));
-      else visit(arg, scope);
+      if (arg === fn && arg && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) visit(record, (inner ??= childScope(entry, arg, callee.kind, scope)));
+      else visit(record, scope);
     }
     // The callee's own arguments (a skipIf condition, an each table) belong to the enclosing scope.
-    visit(node.expression, scope);
+    for (const { record, slot } of call.children) if (slot < 0) visit(record, scope);
   }
 
   function childScope(entry: Entry, fn: TS.SignatureDeclaration, kind: Kind, outer: Scope): Scope {
