@@ -71,15 +71,33 @@ function unparsedFacts(reason: string): FileFacts {
   };
 }
 
-const NONE: ScopedVisitor<null> = { enter: () => null, scopeOf: () => null };
-
 interface Context {
   unit: Unit;
   unitName: string;
   eager: boolean;
 }
 
-class ScriptExtractor {
+/** A node the units visitor acts on, and whether it runs when its top-level statement does (no function or class body between them). */
+interface UnitEvent {
+  node: TS.Node;
+  eager: boolean;
+}
+
+/** Where the walk is for the units visitor: the events of the top-level statement it is in. */
+interface UnitScope {
+  events: UnitEvent[];
+  eager: boolean;
+  deferred: UnitScope | null;
+}
+
+/**
+ * The modules, units, references and call sites of a script. A scoped visitor
+ * of the one walk (walk.ts): the walk records, per top-level statement, the
+ * nodes these facts come from (names of this file, calls, env accesses,
+ * declarations), and `run` then reads them statement by statement, in the
+ * walk's order, once every `const` of the file is known.
+ */
+class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly imports: ImportFact[] = [];
   private readonly exports: ExportFact[] = [];
   private readonly mocks: MockFact[] = [];
@@ -97,6 +115,8 @@ class ScriptExtractor {
   private makesDirs = false;
   /** Env reads kept in a variable or asserted: saves when the file also writes the variable. */
   private readonly keptEnvReads: EnvSite[] = [];
+  /** What the walk recorded under each top-level statement, in its order. */
+  private readonly statementEvents = new Map<TS.Node, UnitEvent[]>();
 
   constructor(
     private readonly ts: TypeScript,
@@ -111,9 +131,10 @@ class ScriptExtractor {
     const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
     const seams = seamsVisitor(ts, sourceFile, loc);
     const tests = testsVisitor(ts, sourceFile, loc, declarations);
-    walkScript(ts, sourceFile, [declarations, values, seams], NONE, null, tests, tests.top);
-    this.constants = declarations.constants;
+    // The names of this file, which the walk records references to, come from its top-level statements.
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
+    walkScript(ts, sourceFile, [declarations, values, seams], this, null, tests, tests.top);
+    this.constants = declarations.constants;
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
@@ -403,22 +424,57 @@ class ScriptExtractor {
     }
   }
 
+  // ---- the walk
+
+  enter(node: TS.Node, scope: UnitScope | null): UnitScope | null {
+    if (scope === null) return null;
+    const { ts } = this;
+    const acts = ts.isIdentifier(node)
+      ? this.topLevelNames.has(node.text)
+      : ts.isCallExpression(node) ||
+        ts.isNewExpression(node) ||
+        ts.isTaggedTemplateExpression(node) ||
+        ((ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && isEnvObject(ts, node.expression)) ||
+        (ts.isVariableDeclaration(node) && node.initializer !== undefined);
+    if (acts) scope.events.push({ node, eager: scope.eager });
+    return scope;
+  }
+
+  scopeOf(parent: TS.Node, child: TS.Node, inner: UnitScope | null): UnitScope | null {
+    const { ts } = this;
+    // Types run nothing and name nothing that runs.
+    if ((ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) || ts.isInterfaceDeclaration(child) || ts.isTypeAliasDeclaration(child)) return null;
+    if (parent === this.sourceFile) {
+      const events: UnitEvent[] = [];
+      this.statementEvents.set(child, events);
+      return { events, eager: true, deferred: null };
+    }
+    if (inner === null || !inner.eager || !(ts.isFunctionLike(parent) || ts.isClassLike(parent))) return inner;
+    // A class's decorators, computed keys and static members run on load.
+    const eagerChild = ts.isClassLike(parent) && (ts.isDecorator(child) || (ts.isPropertyDeclaration(child) && this.hasModifier(child, ts.SyntaxKind.StaticKeyword)) || ts.isClassStaticBlockDeclaration(child));
+    if (eagerChild) return inner;
+    inner.deferred ??= { events: inner.events, eager: false, deferred: null };
+    return inner.deferred;
+  }
+
   // ---- unit bodies
 
+  /** Reads what the walk recorded under `root` (a top-level statement or a part of one) into `unit`. */
   private visitUnit(root: TS.Node, unit: Unit, unitName: string, eager: boolean): void {
-    this.visit(root, { unit, unitName, eager });
+    let statement = root;
+    while (statement.parent !== this.sourceFile) statement = statement.parent;
+    const context: Context = { unit, unitName, eager };
+    const deferred: Context = { ...context, eager: false };
+    for (const event of this.statementEvents.get(statement) ?? []) {
+      if (root !== statement && !isWithin(event.node, root, statement)) continue;
+      this.visit(event.node, event.eager ? context : deferred);
+    }
   }
 
   private visit(node: TS.Node, context: Context): void {
     const { ts } = this;
-    if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
-
-    if (ts.isIdentifier(node)) {
-      this.recordRef(node, context);
-      return;
-    }
-    if (ts.isCallExpression(node)) this.recordCall(node, context);
+    if (ts.isIdentifier(node)) this.recordRef(node, context);
+    else if (ts.isCallExpression(node)) this.recordCall(node, context);
     else if (ts.isNewExpression(node)) this.recordNew(node, context);
     else if (ts.isTaggedTemplateExpression(node)) this.recordTaggedTemplate(node, context);
     else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) this.recordEnvAccess(node, context);
@@ -426,17 +482,6 @@ class ScriptExtractor {
       this.recordEnvDestructuring(node, context.unit, context.eager);
       this.recordRequireBinding(node, context.unitName, context.eager);
     }
-
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) {
-      const deferred: Context = { ...context, eager: false };
-      ts.forEachChild(node, (child) => {
-        // A class's decorators, computed keys and static members run on load.
-        const eagerChild = ts.isClassLike(node) && context.eager && (ts.isDecorator(child) || (ts.isPropertyDeclaration(child) && this.hasModifier(child, ts.SyntaxKind.StaticKeyword)) || ts.isClassStaticBlockDeclaration(child));
-        this.visit(child, eagerChild ? context : deferred);
-      });
-      return;
-    }
-    ts.forEachChild(node, (child) => this.visit(child, context));
   }
 
   private recordRef(node: TS.Identifier, context: Context): void {
@@ -884,6 +929,12 @@ class ScriptExtractor {
       if (key) unit.sites.push({ kind: 'env', name: key, eager, loc: this.loc(element) });
     }
   }
+}
+
+/** Whether `node` is `root` or inside it; `statement`, the top-level statement holding `root`, bounds the search. */
+function isWithin(node: TS.Node, root: TS.Node, statement: TS.Node): boolean {
+  for (let current: TS.Node = node; current !== statement; current = current.parent) if (current === root) return true;
+  return false;
 }
 
 function splitCallee(callee: string): [string, string] {

@@ -21,7 +21,61 @@ function scripts(dir: string): string[] {
     .sort();
 }
 
+/** Shapes where a walk's order or a declaration further down decides the facts. */
+const SNIPPETS: readonly [string, string][] = [
+  [
+    'order.test.ts',
+    `import { describe, test as check } from 'vitest';
+const { spawn } = require('node:child_process');
+export { spawn };
+describe.each(rows.map((r) => this.timeout(r)))('suite %s', function () {
+  this.timeout(1000);
+  check(NAME, run, () => { expect(x).toBe(1); });
+  check.skipIf(cond())('later', (t) => { t.skip(); spawn(CMD, ARGS); });
+});
+function run() { spawn(CMD); fetch(URL + '/v1'); }
+const CMD = 'claude';
+const ARGS = ['-p', FLAG];
+const FLAG = '--json';
+const URL = \`https://\${HOST}\`;
+const HOST = 'api.openai.com';
+const NAME = 'named ' + HOST;
+function inner() { const CMD = 'other'; return CMD; }
+`,
+  ],
+  [
+    'units.ts',
+    `@decorate(load())
+export class Client extends Base<Options> implements Shape {
+  static shared = make(process.env.KEY);
+  static { boot(); }
+  field = later();
+  [computed()] = 1;
+  method() { return require('./lazy.js'); }
+}
+export default (() => import('./dynamic.js'))();
+export const handler = async () => { const { a = def() } = await import('./b.js'); return a; };
+const { HOME, PATH: path = fallback() } = process.env;
+if (import.meta.main && ready()) { main(); } else { other(); }
+namespace Space { export const v = use(Client); interface I { x: typeof Client } }
+declare const ambient: string;
+type T = ReturnType<typeof handler>;
+let saved = process.env.TOKEN; process.env.TOKEN = 'x'; delete process.env.OTHER;
+export = Client;
+`,
+  ],
+  ['broken.ts', `const = ; function ( { spawn(\`x \${}\`) ; import {`],
+];
+
 describe('one walk: facts are byte-identical to the legacy extractor', () => {
+  it('on shapes where order and later declarations matter', () => {
+    for (const [file, text] of SNIPPETS) {
+      for (const calls of CALL_SETS) {
+        expect(JSON.stringify(extractScriptFacts(file, text, { calls }))).toBe(JSON.stringify(legacyExtractScriptFacts(file, text, { calls })));
+      }
+    }
+  });
+
   for (const dir of ['fixtures', 'src', 'test']) {
     it(`every script under ${dir}/`, () => {
       const files = scripts(dir);
