@@ -17,7 +17,7 @@ const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { extractScriptFacts } = await import(path.join(ROOT, 'dist/src/facts/extract-script.js'));
 const { legacyExtractScriptFacts } = await import(path.join(ROOT, 'dist/src/facts/legacy/extract-script.js'));
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' }, rounds: { type: 'string', default: '5' } } });
 if (positionals.length !== 1) {
   process.stderr.write('usage: node bench/facts-parity.mjs DIR [--calls a,b]\n');
   process.exit(2);
@@ -48,15 +48,24 @@ function run(extract) {
   return { out, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-// Warm both up once (the compiler is loaded by the first), then time each.
+// Warm both up once (the compiler is loaded by the first), then time each, alternating, --rounds times.
 run(legacyExtractScriptFacts);
 run(extractScriptFacts);
-const legacy = run(legacyExtractScriptFacts);
-const now = run(extractScriptFacts);
+const legacyTimes = [];
+const nowTimes = [];
+let legacy;
+let now;
+for (let round = 0; round < Number(values.rounds); round++) {
+  legacy = run(legacyExtractScriptFacts);
+  legacyTimes.push(legacy.ms);
+  now = run(extractScriptFacts);
+  nowTimes.push(now.ms);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const differing = texts.flatMap(([file], i) => (legacy.out[i] === now.out[i] ? [] : [file]));
 
 process.stdout.write(`${dir}: ${texts.length} scripts, calls [${calls.join(', ')}]\n`);
 process.stdout.write(`identical: ${texts.length - differing.length} / ${texts.length}\n`);
-process.stdout.write(`extraction in this process: legacy ${legacy.ms.toFixed(0)} ms, one walk ${now.ms.toFixed(0)} ms\n`);
+process.stdout.write(`extraction in this process (median of ${values.rounds} alternating rounds, parse included): legacy ${median(legacyTimes).toFixed(0)} ms, one walk ${median(nowTimes).toFixed(0)} ms\n`);
 for (const file of differing.slice(0, 20)) process.stdout.write(`  differs: ${file}\n`);
 process.exitCode = differing.length === 0 ? 0 : 1;
