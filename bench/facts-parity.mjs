@@ -44,8 +44,10 @@ const texts = files.map((file) => [path.relative(dir, file).split(path.sep).join
 function run(extract) {
   const out = [];
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   for (const [file, text] of texts) out.push(JSON.stringify(extract(file, text, { calls })));
-  return { out, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+  const used = process.cpuUsage(cpu);
+  return { out, ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000 };
 }
 
 // Warm both up once (the compiler is loaded by the first), then time each, alternating, --rounds times.
@@ -53,19 +55,25 @@ run(legacyExtractScriptFacts);
 run(extractScriptFacts);
 const legacyTimes = [];
 const nowTimes = [];
+const legacyCpu = [];
+const nowCpu = [];
 let legacy;
 let now;
 for (let round = 0; round < Number(values.rounds); round++) {
   legacy = run(legacyExtractScriptFacts);
   legacyTimes.push(legacy.ms);
+  legacyCpu.push(legacy.cpuMs);
   now = run(extractScriptFacts);
   nowTimes.push(now.ms);
+  nowCpu.push(now.cpuMs);
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const differing = texts.flatMap(([file], i) => (legacy.out[i] === now.out[i] ? [] : [file]));
 
 process.stdout.write(`${dir}: ${texts.length} scripts, calls [${calls.join(', ')}]\n`);
 process.stdout.write(`identical: ${texts.length - differing.length} / ${texts.length}\n`);
-process.stdout.write(`extraction in this process (median of ${values.rounds} alternating rounds, parse included): legacy ${median(legacyTimes).toFixed(0)} ms, one walk ${median(nowTimes).toFixed(0)} ms\n`);
+const figure = (wall, cpu) => `wall ${median(wall).toFixed(0)} ms (min ${Math.min(...wall).toFixed(0)}), cpu ${median(cpu).toFixed(0)} ms (min ${Math.min(...cpu).toFixed(0)})`;
+process.stdout.write(`extraction in this process, parse included, median of ${values.rounds} alternating rounds:\n`);
+process.stdout.write(`  legacy   ${figure(legacyTimes, legacyCpu)}\n  one walk ${figure(nowTimes, nowCpu)}\n`);
 for (const file of differing.slice(0, 20)) process.stdout.write(`  differs: ${file}\n`);
 process.exitCode = differing.length === 0 ? 0 : 1;

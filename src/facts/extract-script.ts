@@ -442,6 +442,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
 
   scopeOf(parent: TS.Node, child: TS.Node, inner: UnitScope | null): UnitScope | null {
     const { ts } = this;
+    if (inner === null && parent !== this.sourceFile) return null;
     // Types run nothing and name nothing that runs.
     if ((ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) || ts.isInterfaceDeclaration(child) || ts.isTypeAliasDeclaration(child)) return null;
     if (parent === this.sourceFile) {

@@ -25,11 +25,24 @@ export interface ScopedVisitor<S> {
  * records here and settles after the walk.
  */
 export function walkScript<U, T>(ts: TypeScript, sourceFile: TS.SourceFile, visitors: readonly Visitor[], units: ScopedVisitor<U>, unitRoot: U, tests: ScopedVisitor<T>, testRoot: T): void {
+  // The node whose children are being visited and the scopes inside it: one
+  // callback for every node instead of a closure per node (the walk is hot).
+  let parent: TS.Node = sourceFile;
+  let unitInner = unitRoot;
+  let testInner = testRoot;
+  const visitChild = (child: TS.Node): void => visit(child, units.scopeOf(parent, child, unitInner), tests.scopeOf(parent, child, testInner));
   const visit = (node: TS.Node, unitScope: U, testScope: T): void => {
     for (const visitor of visitors) visitor.enter(node);
-    const unitInner = units.enter(node, unitScope);
-    const testInner = tests.enter(node, testScope);
-    ts.forEachChild(node, (child) => visit(child, units.scopeOf(node, child, unitInner), tests.scopeOf(node, child, testInner)));
+    const outer = parent;
+    const unitOuter = unitInner;
+    const testOuter = testInner;
+    parent = node;
+    unitInner = units.enter(node, unitScope);
+    testInner = tests.enter(node, testScope);
+    ts.forEachChild(node, visitChild);
+    parent = outer;
+    unitInner = unitOuter;
+    testInner = testOuter;
   };
   visit(sourceFile, unitRoot, testRoot);
 }
