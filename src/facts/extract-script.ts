@@ -37,7 +37,8 @@ export interface ExtractOptions {
 export function extractScriptFacts(path: string, text: string, options: ExtractOptions = {}): FileFacts {
   const ts = loadTypeScript();
   try {
-    const sourceFile = parseScript(path, text);
+    // The one walk sets the parent pointers (walk.ts).
+    const sourceFile = parseScript(path, text, false);
     return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
   } catch (error) {
     // One file the parser cannot hold is a parse error at that file, not the run lost.

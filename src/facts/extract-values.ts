@@ -38,17 +38,8 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
   const localCalls = new Map<string, TS.CallExpression[]>();
   /** Block-scoped consts that are not top-level, by name; null when the name is declared twice. */
   const innerConsts = new Map<string, TS.Expression | null>();
-
-  for (const statement of sourceFile.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    const flags = statement.declarationList.flags;
-    const kind = (flags & ts.NodeFlags.Const) !== 0 ? 'const' : (flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var';
-    for (const declaration of statement.declarationList.declarations) {
-      if (!ts.isIdentifier(declaration.name)) continue;
-      const expr: Expr = declaration.initializer ? toExpr(declaration.initializer, 0) : { k: 'unsupported', why: `'${declaration.name.text}' has no initializer`, loc: loc(declaration) };
-      constants.push({ name: declaration.name.text, kind, expr, loc: loc(declaration) });
-    }
-  }
+  /** A top-level constant's value does not follow inner consts: only the arguments of calls do. */
+  let followInnerConsts = false;
 
   const enter = (node: TS.Node): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && node.parent.parent.parent !== sourceFile) {
@@ -80,6 +71,18 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
     }
   };
   const facts = (): ValueFacts => {
+    // After the walk, which sets the parent pointers that `identifier` reads.
+    for (const statement of sourceFile.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      const flags = statement.declarationList.flags;
+      const kind = (flags & ts.NodeFlags.Const) !== 0 ? 'const' : (flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var';
+      for (const declaration of statement.declarationList.declarations) {
+        if (!ts.isIdentifier(declaration.name)) continue;
+        const expr: Expr = declaration.initializer ? toExpr(declaration.initializer, 0) : { k: 'unsupported', why: `'${declaration.name.text}' has no initializer`, loc: loc(declaration) };
+        constants.push({ name: declaration.name.text, kind, expr, loc: loc(declaration) });
+      }
+    }
+    followInnerConsts = true;
     for (const call of calls) call.fact.args = call.node.arguments.map((arg) => toExpr(arg, 0));
     return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares, mutations };
   };
@@ -239,7 +242,7 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
       const bound = scopeBinding(scope, name, depth, at);
       if (bound) return bound;
     }
-    const inner = innerConsts.get(name);
+    const inner = followInnerConsts ? innerConsts.get(name) : undefined;
     if (inner) return toExpr(inner, depth + 1);
     return { k: 'ref', name, loc: at };
   }

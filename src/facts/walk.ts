@@ -23,6 +23,12 @@ export interface ScopedVisitor<S> {
  * the compiler's order, and handed to each visitor. What a visitor can only
  * decide once it has seen the whole file (a `const` declared further down), it
  * records here and settles after the walk.
+ *
+ * The tree comes from the parser without parent pointers (`parseScript(…, false)`):
+ * the walk sets each node's `parent` before any visitor sees the node, which
+ * saves the parser its own pass over the tree. A visitor may read the parents
+ * of the node it enters and, after the walk, of any node (JSDoc nodes aside,
+ * which the walk does not enter).
  */
 export function walkScript<U, T>(ts: TypeScript, sourceFile: TS.SourceFile, visitors: readonly Visitor[], units: ScopedVisitor<U>, unitRoot: U, tests: ScopedVisitor<T>, testRoot: T): void {
   // The node whose children are being visited and the scopes inside it: one
@@ -30,7 +36,10 @@ export function walkScript<U, T>(ts: TypeScript, sourceFile: TS.SourceFile, visi
   let parent: TS.Node = sourceFile;
   let unitInner = unitRoot;
   let testInner = testRoot;
-  const visitChild = (child: TS.Node): void => visit(child, units.scopeOf(parent, child, unitInner), tests.scopeOf(parent, child, testInner));
+  const visitChild = (child: TS.Node): void => {
+    (child as { parent: TS.Node }).parent = parent;
+    visit(child, units.scopeOf(parent, child, unitInner), tests.scopeOf(parent, child, testInner));
+  };
   const visit = (node: TS.Node, unitScope: U, testScope: T): void => {
     for (const visitor of visitors) visitor.enter(node);
     const outer = parent;
