@@ -1,12 +1,14 @@
 import type * as TS from 'typescript';
 import { loadTypeScript, outOfStack, parseScript, syntaxErrors, type TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
-import { extractValues } from './extract-values.js';
-import { extractTests } from './extract-tests.js';
+import { valuesVisitor } from './extract-values.js';
+import { testsVisitor } from './extract-tests.js';
+import { declarationsVisitor, type Declarations } from './declarations.js';
 import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
-import { extractSeams } from './extract-seams.js';
+import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
+import { walkScript, type ScopedVisitor } from './walk.js';
 
 type EnvSite = Extract<Site, { kind: 'env' }>;
 
@@ -35,7 +37,8 @@ export interface ExtractOptions {
 export function extractScriptFacts(path: string, text: string, options: ExtractOptions = {}): FileFacts {
   const ts = loadTypeScript();
   try {
-    const sourceFile = parseScript(path, text);
+    // The one walk sets the parent pointers (walk.ts).
+    const sourceFile = parseScript(path, text, false);
     return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
   } catch (error) {
     // One file the parser cannot hold is a parse error at that file, not the run lost.
@@ -75,7 +78,27 @@ interface Context {
   eager: boolean;
 }
 
-class ScriptExtractor {
+/** A node the units visitor acts on, and whether it runs when its top-level statement does (no function or class body between them). */
+interface UnitEvent {
+  node: TS.Node;
+  eager: boolean;
+}
+
+/** Where the walk is for the units visitor: the events of the top-level statement it is in. */
+interface UnitScope {
+  events: UnitEvent[];
+  eager: boolean;
+  deferred: UnitScope | null;
+}
+
+/**
+ * The modules, units, references and call sites of a script. A scoped visitor
+ * of the one walk (walk.ts): the walk records, per top-level statement, the
+ * nodes these facts come from (names of this file, calls, env accesses,
+ * declarations), and `run` then reads them statement by statement, in the
+ * walk's order, once every `const` of the file is known.
+ */
+class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly imports: ImportFact[] = [];
   private readonly exports: ExportFact[] = [];
   private readonly mocks: MockFact[] = [];
@@ -85,7 +108,7 @@ class ScriptExtractor {
   /** Local name → where it comes from, for import bindings. */
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
   /** Every `const` in the file by name, for static evaluation; null when declared twice. */
-  private readonly constants = new Map<string, TS.Expression | null>();
+  private constants: Declarations['constants'] = new Map();
   /** A bare top-level statement runs on load even when it names nothing of this file (`expect.extend(…)`). */
   private bareStatements = 0;
   private readonly plantedEnv = new Set<string>();
@@ -93,6 +116,8 @@ class ScriptExtractor {
   private makesDirs = false;
   /** Env reads kept in a variable or asserted: saves when the file also writes the variable. */
   private readonly keptEnvReads: EnvSite[] = [];
+  /** What the walk recorded under each top-level statement, in its order. */
+  private readonly statementEvents = new Map<TS.Node, UnitEvent[]>();
 
   constructor(
     private readonly ts: TypeScript,
@@ -102,19 +127,23 @@ class ScriptExtractor {
 
   run(): FileFacts {
     const { ts, sourceFile } = this;
-    this.collectConstants(sourceFile);
+    const loc = (node: TS.Node): Loc => this.loc(node);
+    const declarations = declarationsVisitor(ts);
+    const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
+    const seams = seamsVisitor(ts, sourceFile, loc);
+    const tests = testsVisitor(ts, sourceFile, loc, declarations);
+    // The names of this file, which the walk records references to, come from its top-level statements.
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
+    walkScript(ts, sourceFile, [declarations, values, seams], this, null, tests, tests.top);
+    this.constants = declarations.constants;
     const init: Unit = { names: ['<init>'], loc: this.loc(sourceFile), refs: [], sites: [] };
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
-    const values = extractValues(ts, sourceFile, this.callNames, (node) => this.loc(node));
-    const tests = extractTests(ts, sourceFile, (node) => this.loc(node));
-    const seams = extractSeams(ts, sourceFile, (node) => this.loc(node));
     return {
-      ...values,
-      ...seams,
-      tests,
+      ...values.facts(),
+      ...seams.facts,
+      tests: tests.facts(),
       kind: 'script',
       imports: this.imports,
       exports: this.exports,
@@ -147,15 +176,6 @@ class ScriptExtractor {
   }
 
   // ---- declarations
-
-  private collectConstants(node: TS.Node): void {
-    const { ts } = this;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0) {
-      const name = node.name.text;
-      this.constants.set(name, this.constants.has(name) ? null : node.initializer);
-    }
-    ts.forEachChild(node, (child) => this.collectConstants(child));
-  }
 
   private declareTopLevel(statement: TS.Statement): void {
     const { ts } = this;
@@ -405,22 +425,58 @@ class ScriptExtractor {
     }
   }
 
+  // ---- the walk
+
+  enter(node: TS.Node, scope: UnitScope | null): UnitScope | null {
+    if (scope === null) return null;
+    const { ts } = this;
+    const acts = ts.isIdentifier(node)
+      ? this.topLevelNames.has(node.text)
+      : ts.isCallExpression(node) ||
+        ts.isNewExpression(node) ||
+        ts.isTaggedTemplateExpression(node) ||
+        ((ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && isEnvObject(ts, node.expression)) ||
+        (ts.isVariableDeclaration(node) && node.initializer !== undefined);
+    if (acts) scope.events.push({ node, eager: scope.eager });
+    return scope;
+  }
+
+  scopeOf(parent: TS.Node, child: TS.Node, inner: UnitScope | null): UnitScope | null {
+    const { ts } = this;
+    if (inner === null && parent !== this.sourceFile) return null;
+    // Types run nothing and name nothing that runs.
+    if ((ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) || ts.isInterfaceDeclaration(child) || ts.isTypeAliasDeclaration(child)) return null;
+    if (parent === this.sourceFile) {
+      const events: UnitEvent[] = [];
+      this.statementEvents.set(child, events);
+      return { events, eager: true, deferred: null };
+    }
+    if (inner === null || !inner.eager || !(ts.isFunctionLike(parent) || ts.isClassLike(parent))) return inner;
+    // A class's decorators, computed keys and static members run on load.
+    const eagerChild = ts.isClassLike(parent) && (ts.isDecorator(child) || (ts.isPropertyDeclaration(child) && this.hasModifier(child, ts.SyntaxKind.StaticKeyword)) || ts.isClassStaticBlockDeclaration(child));
+    if (eagerChild) return inner;
+    inner.deferred ??= { events: inner.events, eager: false, deferred: null };
+    return inner.deferred;
+  }
+
   // ---- unit bodies
 
+  /** Reads what the walk recorded under `root` (a top-level statement or a part of one) into `unit`. */
   private visitUnit(root: TS.Node, unit: Unit, unitName: string, eager: boolean): void {
-    this.visit(root, { unit, unitName, eager });
+    let statement = root;
+    while (statement.parent !== this.sourceFile) statement = statement.parent;
+    const context: Context = { unit, unitName, eager };
+    const deferred: Context = { ...context, eager: false };
+    for (const event of this.statementEvents.get(statement) ?? []) {
+      if (root !== statement && !isWithin(event.node, root, statement)) continue;
+      this.visit(event.node, event.eager ? context : deferred);
+    }
   }
 
   private visit(node: TS.Node, context: Context): void {
     const { ts } = this;
-    if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
-
-    if (ts.isIdentifier(node)) {
-      this.recordRef(node, context);
-      return;
-    }
-    if (ts.isCallExpression(node)) this.recordCall(node, context);
+    if (ts.isIdentifier(node)) this.recordRef(node, context);
+    else if (ts.isCallExpression(node)) this.recordCall(node, context);
     else if (ts.isNewExpression(node)) this.recordNew(node, context);
     else if (ts.isTaggedTemplateExpression(node)) this.recordTaggedTemplate(node, context);
     else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) this.recordEnvAccess(node, context);
@@ -428,17 +484,6 @@ class ScriptExtractor {
       this.recordEnvDestructuring(node, context.unit, context.eager);
       this.recordRequireBinding(node, context.unitName, context.eager);
     }
-
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) {
-      const deferred: Context = { ...context, eager: false };
-      ts.forEachChild(node, (child) => {
-        // A class's decorators, computed keys and static members run on load.
-        const eagerChild = ts.isClassLike(node) && context.eager && (ts.isDecorator(child) || (ts.isPropertyDeclaration(child) && this.hasModifier(child, ts.SyntaxKind.StaticKeyword)) || ts.isClassStaticBlockDeclaration(child));
-        this.visit(child, eagerChild ? context : deferred);
-      });
-      return;
-    }
-    ts.forEachChild(node, (child) => this.visit(child, context));
   }
 
   private recordRef(node: TS.Identifier, context: Context): void {
@@ -886,6 +931,12 @@ class ScriptExtractor {
       if (key) unit.sites.push({ kind: 'env', name: key, eager, loc: this.loc(element) });
     }
   }
+}
+
+/** Whether `node` is `root` or inside it; `statement`, the top-level statement holding `root`, bounds the search. */
+function isWithin(node: TS.Node, root: TS.Node, statement: TS.Node): boolean {
+  for (let current: TS.Node = node; current !== statement; current = current.parent) if (current === root) return true;
+  return false;
 }
 
 function splitCallee(callee: string): [string, string] {

@@ -3,6 +3,7 @@ import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { calleeName, isEnvObject } from './ast.js';
 import type { EnvWriteFact, FlagFact, StringFact, TestProbeFact } from './types.js';
+import type { Visitor } from './walk.js';
 
 /** Globals only a test runner defines: probing for them is test-runner detection. */
 const TEST_GLOBALS = new Set(['describe', 'it', 'test', 'expect', 'vi', 'jest', 'suite', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
@@ -25,9 +26,10 @@ export interface SeamFacts {
 /**
  * What shipped-artifact rules need from a script: where it sets env vars,
  * probes for a test runner, names a path, an env var or a flag in a string,
- * and which CLI flags its argument parser declares.
+ * and which CLI flags its argument parser declares. A visitor of the one walk
+ * (walk.ts); `facts` fill as it enters the nodes.
  */
-export function extractSeams(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): SeamFacts {
+export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): Visitor & { facts: SeamFacts } {
   const facts: SeamFacts = { envWrites: [], testProbes: [], strings: [], flags: [] };
 
   // `const KEY = 'X'; process.env[KEY] = …` writes X: a top-level string constant names the variable.
@@ -102,7 +104,7 @@ export function extractSeams(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (first && ts.isStringLiteralLike(first)) optionFlags(first.text, loc(first), facts.flags);
   };
 
-  const visit = (node: TS.Node): void => {
+  const enter = (node: TS.Node): void => {
     if (ts.isBinaryExpression(node)) {
       const operator = node.operatorToken.kind;
       if (operator >= ts.SyntaxKind.FirstAssignment && operator <= ts.SyntaxKind.LastAssignment) {
@@ -137,10 +139,8 @@ export function extractSeams(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && looksLikeReference(node.text) && !isModuleSpecifier(node)) {
       facts.strings.push({ value: node.text, loc: loc(node) });
     }
-    ts.forEachChild(node, visit);
   };
-  visit(sourceFile);
-  return facts;
+  return { enter, facts };
 }
 
 function looksLikeReference(text: string): boolean {

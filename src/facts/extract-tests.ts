@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
 import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
+import type { Declarations } from './declarations.js';
 import type { TestFact, TestModifier } from './types.js';
+import { countAssertions } from './test-assertions.js';
+import { bodyHasher, RUN_TIME_CALLS as RUNTIME } from './test-hash.js';
+import type { ScopedVisitor } from './walk.js';
 
 type Kind = TestFact['kind'];
 
@@ -49,15 +52,6 @@ const MEMBER_MODIFIERS: ReadonlyMap<string, TestModifier> = new Map<string, Test
 ]);
 /** Modifiers applied to arguments before the test call: `test.skipIf(c)(…)`, `test.each(table)(…)`. */
 const APPLIED = new Set(['skipIf', 'todoIf', 'runIf', 'if', 'each', 'for']);
-/** Calls inside a test or suite that skip, park or invert it at run time: `t.skip()`, `this.skip()`, playwright `test.fixme()`. */
-const RUNTIME: ReadonlyMap<string, TestModifier> = new Map<string, TestModifier>([
-  ['skip', 'skip'],
-  ['fixme', 'skip'],
-  ['todo', 'todo'],
-  ['fail', 'fails'],
-  ['fails', 'fails'],
-]);
-const EXPECT_MEMBERS = new Set(['soft', 'poll', 'element']);
 const MAX_DEPTH = 20;
 
 interface Entry {
@@ -75,6 +69,18 @@ interface Scope {
   skipNames: ReadonlySet<string>;
 }
 
+/** A call met by the walk, with the calls nearest inside it. */
+interface CallRecord {
+  node: TS.CallExpression | null;
+  children: { record: CallRecord; slot: number }[];
+}
+
+/** Where the walk is: inside which call, and in which of its arguments (-1: its callee). */
+export interface CallSlot {
+  call: CallRecord;
+  slot: number;
+}
+
 interface Callee {
   kind: Kind;
   modifiers: TestModifier[];
@@ -88,48 +94,68 @@ interface Callee {
  * from the outermost suite down), its modifiers (own and inherited), its
  * timeout and retry options, the number of assertions in its body, and a hash
  * of its body that ignores positions, comments and formatting.
+ *
+ * A visitor of the one walk (walk.ts): the walk records the framework imports
+ * and the tree of calls; `facts()` then decides, with every declaration of the
+ * file known, which calls declare tests, visiting a declaration's arguments
+ * before its callee (`test.each(table)`'s table belongs to the enclosing suite).
  */
-export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): TestFact[] {
+export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[] } {
   const entries: Entry[] = [];
-  /** Serializations of the functions met while hashing, shared by a suite and the tests inside it. */
-  const functionMemo = new Map<TS.Node, { nested: string; own: string }>();
+  const hasher = bodyHasher(ts, sourceFile);
   const bases = new Map(BASES);
-  const constants = new Map<string, TS.Expression | null>();
-  const declared = new Map<string, TS.FunctionDeclaration | TS.ClassDeclaration>();
+  const { constants, functions: declared } = declarations;
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
   const root: Entry = { fact: newFact('suite', '', false, loc(sourceFile)), parent: null };
-  const kindNames = syntaxKindNames(ts);
+  const top: CallSlot = { call: { node: null, children: [] }, slot: -1 };
 
-  collectDeclarations(sourceFile);
-  visit(sourceFile, { entry: null, fn: null, contexts: new Set(), skipNames: new Set() });
+  const enter = (node: TS.Node, at: CallSlot): CallSlot => {
+    if (ts.isImportDeclaration(node)) recordImport(node);
+    if (!ts.isCallExpression(node)) return at;
+    const call: CallRecord = { node, children: [] };
+    at.call.children.push({ record: call, slot: at.slot });
+    return { call, slot: -1 };
+  };
+  const scopeOf = (parent: TS.Node, child: TS.Node, inner: CallSlot): CallSlot => {
+    if (inner.call.node !== parent) return inner;
+    return { call: inner.call, slot: inner.call.node.arguments.indexOf(child as TS.Expression) };
+  };
+  const facts = (): TestFact[] => {
+    const scope: Scope = { entry: null, fn: null, contexts: new Set(), skipNames: new Set() };
+    for (const child of top.call.children) visit(child.record, scope);
+    return finish();
+  };
+  return { enter, scopeOf, top, facts };
 
-  return entries.map(({ fact, parent }) => {
-    const inherited = new Set<TestModifier>(root.fact.modifiers);
-    let timeout = fact.timeout;
-    let retry = fact.retry;
-    for (let p = parent; p; p = p.parent) {
-      for (const modifier of p.fact.modifiers) inherited.add(modifier);
-      if (timeout === undefined) timeout = p.fact.timeout;
-      if (retry === undefined) retry = p.fact.retry;
-    }
-    // null (set, but not evaluable) must survive: only undefined means "not set".
-    if (timeout === undefined) timeout = root.fact.timeout;
-    if (retry === undefined) retry = root.fact.retry;
-    const out: TestFact = { ...fact, inherited: [...inherited].sort() };
-    delete out.timeout;
-    delete out.retry;
-    if (timeout !== undefined) out.timeout = timeout;
-    if (retry !== undefined) out.retry = retry;
-    out.modifiers = [...new Set(fact.modifiers)].sort();
-    return out;
-  });
+  function finish(): TestFact[] {
+    return entries.map(({ fact, parent }) => {
+      const inherited = new Set<TestModifier>(root.fact.modifiers);
+      let timeout = fact.timeout;
+      let retry = fact.retry;
+      for (let p = parent; p; p = p.parent) {
+        for (const modifier of p.fact.modifiers) inherited.add(modifier);
+        if (timeout === undefined) timeout = p.fact.timeout;
+        if (retry === undefined) retry = p.fact.retry;
+      }
+      // null (set, but not evaluable) must survive: only undefined means "not set".
+      if (timeout === undefined) timeout = root.fact.timeout;
+      if (retry === undefined) retry = root.fact.retry;
+      const out: TestFact = { ...fact, inherited: [...inherited].sort() };
+      delete out.timeout;
+      delete out.retry;
+      if (timeout !== undefined) out.timeout = timeout;
+      if (retry !== undefined) out.retry = retry;
+      out.modifiers = [...new Set(fact.modifiers)].sort();
+      return out;
+    });
+  }
 
   function newFact(kind: Kind, name: string, dynamic: boolean, at: Loc): TestFact {
     return { kind, name, dynamic, hash: '', assertions: 0, modifiers: [], inherited: [], loc: at };
   }
 
-  function collectDeclarations(node: TS.Node): void {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
+  function recordImport(node: TS.ImportDeclaration): void {
+    if (ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
       const clause = node.importClause;
       // node:test's default export is `test`.
       if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bases.set(clause.name.text, { kind: 'test' });
@@ -141,25 +167,21 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
         }
       }
     }
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0) {
-      constants.set(node.name.text, constants.has(node.name.text) ? null : node.initializer);
-    }
-    if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) declared.set(node.name.text, node);
-    ts.forEachChild(node, collectDeclarations);
   }
 
-  // ---- the walk
+  // ---- the calls, in the order of a walk that enters a declaration's arguments before its callee
 
-  function visit(node: TS.Node, scope: Scope): void {
-    if (ts.isCallExpression(node) && !isApplied(node)) {
+  function visit(call: CallRecord, scope: Scope): void {
+    const node = call.node;
+    if (node && !isApplied(node)) {
       const callee = decompose(node.expression, scope, 0);
       if (callee && !callee.pending && declaresTest(node, callee)) {
-        declare(node, callee, scope);
+        declare(call, node, callee, scope);
         return;
       }
       annotate(node, scope);
     }
-    ts.forEachChild(node, (child) => visit(child, scope));
+    for (const child of call.children) visit(child.record, scope);
   }
 
   /** `test.skipIf(c)` inside `test.skipIf(c)(…)`: a modifier being applied, not a declaration. */
@@ -261,7 +283,7 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     return target;
   }
 
-  function declare(node: TS.CallExpression, callee: Callee, scope: Scope): void {
+  function declare(call: CallRecord, node: TS.CallExpression, callee: Callee, scope: Scope): void {
     const { title, fn, options, timeout } = parts(node);
     const titleText = title ? titleOf(title) : { text: fn ? functionName(fn) : '<anonymous>', dynamic: false };
     const parentName = scope.entry?.fact.name;
@@ -275,18 +297,21 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (options) readOptions(options, fact);
 
     const target = fn ? functionNode(fn) : undefined;
-    fact.hash = hashBody(target);
-    fact.assertions = target ? countAssertions(target) : 0;
+    fact.hash = hasher.hash(target);
+    fact.assertions = target ? countAssertions(ts, target, numberOf) : 0;
     const entry: Entry = { fact, parent: scope.entry };
     entries.push(entry);
 
-    for (const arg of node.arguments) {
+    let inner: Scope | undefined;
+    for (const { record, slot } of call.children) {
+      if (slot < 0) continue;
+      const arg = node.arguments[slot];
       // A function declared elsewhere is walked where it is declared.
-      if (arg === fn && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) visit(arg, childScope(entry, arg, callee.kind, scope));
-      else visit(arg, scope);
+      if (arg === fn && arg && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) visit(record, (inner ??= childScope(entry, arg, callee.kind, scope)));
+      else visit(record, scope);
     }
     // The callee's own arguments (a skipIf condition, an each table) belong to the enclosing scope.
-    visit(node.expression, scope);
+    for (const { record, slot } of call.children) if (slot < 0) visit(record, scope);
   }
 
   function childScope(entry: Entry, fn: TS.SignatureDeclaration, kind: Kind, outer: Scope): Scope {
@@ -480,179 +505,4 @@ export function extractTests(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   function source(node: TS.Node): string {
     return node.getText(sourceFile).replace(/\s+/g, ' ');
   }
-
-  // ---- body hash and assertions
-
-  function hashBody(node: TS.Node | undefined): string {
-    let text = '';
-    if (node && ts.isFunctionLike(node)) text = functionStrings(node).own;
-    else if (node) {
-      const out: string[] = [];
-      serialize(node, out, null);
-      text = out.join('');
-    }
-    return `sha256:${createHash('sha256').update(text).digest('hex')}`;
-  }
-
-  /**
-   * A function's serialization twice over, from one walk: `nested`, as part of
-   * an enclosing body's hash (every statement counts), and `own`, as the body
-   * being hashed (its timing statements left out). Memoized, so a suite's hash
-   * and the hashes of the tests it contains walk each test once.
-   */
-  function functionStrings(fn: TS.SignatureDeclaration): { nested: string; own: string } {
-    const known = functionMemo.get(fn);
-    if (known) return known;
-    const out: string[] = [];
-    const timing: [number, number][] = [];
-    open(fn, out);
-    ts.forEachChild(fn, (child) => {
-      if (!ts.isBlock(child)) return serialize(child, out, null);
-      open(child, out);
-      ts.forEachChild(child, (statement) => {
-        const start = out.length;
-        serialize(statement, out, null);
-        if (isTimingStatement(statement, fn)) timing.push([start, out.length]);
-      });
-      out.push(')');
-    });
-    out.push(')');
-    const nested = out.join('');
-    let own = nested;
-    if (timing.length > 0) {
-      own = '';
-      let at = 0;
-      for (const [start, end] of timing) {
-        own += out.slice(at, start).join('');
-        at = end;
-      }
-      own += out.slice(at).join('');
-    }
-    const strings = { nested, own };
-    functionMemo.set(fn, strings);
-    return strings;
-  }
-
-  function open(node: TS.Node, out: string[]): void {
-    out.push('(', kindNames[node.kind] ?? String(node.kind));
-    const text = nodeText(node);
-    if (text !== null) out.push(' ', JSON.stringify(text));
-  }
-
-  /**
-   * The tree as kind names and the texts of names and literals, nothing else:
-   * formatting, comments, quotes, trailing commas, semicolons and redundant
-   * parentheses do not count; a renamed variable or a changed literal does.
-   */
-  function serialize(node: TS.Node, out: string[], body: TS.Node | null): void {
-    if (ts.isParenthesizedExpression(node)) return serialize(node.expression, out, body);
-    if (ts.isParenthesizedTypeNode(node)) return serialize(node.type, out, body);
-    if (ts.isEmptyStatement(node)) return;
-    if (isTimingStatement(node, body)) return;
-    // A function inside the hashed body: no statement of it is the body's own, so its nested form is the same wherever it is met.
-    if (node !== body && ts.isFunctionLike(node)) {
-      out.push(functionStrings(node).nested);
-      return;
-    }
-    open(node, out);
-    ts.forEachChild(node, (child) => serialize(child, out, body));
-    out.push(')');
-  }
-
-  /**
-   * Timeouts, retries and run-time skips are pinned and reported on their own:
-   * `this.timeout(n)` or `t.skip()` as a statement of the body is not part of what the test does.
-   */
-  function isTimingStatement(node: TS.Node, body: TS.Node | null): boolean {
-    if (body === null || !ts.isFunctionLike(body) || !ts.isExpressionStatement(node) || !ts.isBlock(node.parent) || node.parent.parent !== body) return false;
-    let call: TS.Expression = node.expression;
-    if (ts.isAwaitExpression(call)) call = call.expression;
-    if (!ts.isCallExpression(call)) return false;
-    const context = body.parameters[0]?.name;
-    if (ts.isIdentifier(call.expression)) {
-      const name = call.expression.text;
-      return context !== undefined && ts.isObjectBindingPattern(context) && context.elements.some((e) => ts.isIdentifier(e.name) && e.name.text === name && (e.propertyName ?? e.name).getText(sourceFile) === 'skip');
-    }
-    if (!ts.isPropertyAccessExpression(call.expression)) return false;
-    const { expression, name } = call.expression;
-    const isContext = expression.kind === ts.SyntaxKind.ThisKeyword || (context !== undefined && ts.isIdentifier(context) && ts.isIdentifier(expression) && expression.text === context.text);
-    return isContext && (name.text === 'timeout' || name.text === 'retries' || name.text === 'slow' || RUNTIME.has(name.text));
-  }
-
-  function nodeText(node: TS.Node): string | null {
-    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) return node.text;
-    if (ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isBigIntLiteral(node) || ts.isRegularExpressionLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-    if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node) || ts.isJsxText(node)) return node.text;
-    // What the children do not show: the operator of `-x`/`!x`/`x++`, const vs let, `import.meta` vs `new.target`.
-    if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) return kindNames[node.operator] ?? String(node.operator);
-    if (ts.isVariableDeclarationList(node)) return String(node.flags & (ts.NodeFlags.Const | ts.NodeFlags.Let | ts.NodeFlags.Using | ts.NodeFlags.AwaitUsing));
-    if (ts.isMetaProperty(node)) return kindNames[node.keywordToken] ?? String(node.keywordToken);
-    if (ts.isTypeOperatorNode(node)) return kindNames[node.operator] ?? String(node.operator);
-    if (ts.isHeritageClause(node)) return kindNames[node.token] ?? String(node.token);
-    return null;
-  }
-
-  /**
-   * `expect(…)` counts once it is chained to a matcher (a bare `expect(x)`
-   * asserts nothing), as do `expect.soft/poll(…)` chains, `assert(…)`,
-   * `assert.*(…)`, `t.assert.*(…)` and `should` chains; `expect.assertions(n)`
-   * and `t.plan(n)` raise the count to n.
-   */
-  function countAssertions(root: TS.Node): number {
-    let count = 0;
-    let planned = 0;
-    const walk = (node: TS.Node): void => {
-      if (ts.isCallExpression(node)) {
-        const callee = node.expression;
-        const chained = (ts.isPropertyAccessExpression(node.parent) || ts.isElementAccessExpression(node.parent)) && node.parent.expression === node;
-        if (ts.isIdentifier(callee)) {
-          if ((callee.text === 'expect' || callee.text === 'expectTypeOf') && chained) count++;
-          else if (callee.text === 'assert' || callee.text === 'assertType') count++;
-        } else if (ts.isPropertyAccessExpression(callee)) {
-          const path = memberPath(callee);
-          const member = callee.name.text;
-          const first = node.arguments[0];
-          if (path[0] === 'expect' && path.length === 2 && EXPECT_MEMBERS.has(member) && chained) count++;
-          else if ((path[0] === 'expect' && member === 'assertions') || (path.length === 2 && member === 'plan')) {
-            const value = first ? numberOf(first, 0) : null;
-            if (value !== null) planned = Math.max(planned, value);
-          } else if (path.includes('assert') || path.includes('should')) count++;
-        }
-      }
-      ts.forEachChild(node, walk);
-    };
-    walk(root);
-    return Math.max(count, planned);
-  }
-
-  function memberPath(node: TS.Expression): string[] {
-    const path: string[] = [];
-    let current: TS.Expression = node;
-    while (ts.isPropertyAccessExpression(current)) {
-      path.unshift(current.name.text);
-      current = current.expression;
-    }
-    if (ts.isIdentifier(current)) path.unshift(current.text);
-    else if (current.kind === ts.SyntaxKind.ThisKeyword) path.unshift('this');
-    else path.unshift('');
-    return path;
-  }
-}
-
-const kindNamesCache = new WeakMap<object, Record<number, string>>();
-
-/**
- * SyntaxKind names for the hash, so that it does not depend on the enum's
- * numbering; the `FirstX`/`LastX` aliases are skipped for the real names.
- */
-function syntaxKindNames(ts: TypeScript): Record<number, string> {
-  const cached = kindNamesCache.get(ts);
-  if (cached) return cached;
-  const names: Record<number, string> = {};
-  for (const [name, value] of Object.entries(ts.SyntaxKind)) {
-    if (typeof value !== 'number' || /^(First|Last)/.test(name)) continue;
-    names[value] ??= name;
-  }
-  kindNamesCache.set(ts, names);
-  return names;
 }

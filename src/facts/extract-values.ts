@@ -2,6 +2,7 @@ import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import type { CallFact, ConstantFact, EnvCompareFact, Expr, MutationFact, ObjProp } from './types.js';
+import type { Visitor } from './walk.js';
 
 /** Test modifiers that keep a call the same declaration: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'fails', 'concurrent', 'sequential', 'skipIf', 'runIf', 'each', 'for', 'serial', 'if']);
@@ -26,8 +27,10 @@ export interface ValueFacts {
  * trees, calls to the requested callee names with their arguments, and env
  * comparisons. Parameters and loop variables stay symbolic (`param`, `each`)
  * and wrapper parameters are bound at the wrapper's call sites in this file.
+ * A visitor of the one walk (walk.ts): the arguments of the recorded calls are
+ * read once the walk has seen every inner `const`, by `facts()`.
  */
-export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNames: ReadonlySet<string>, loc: (node: TS.Node) => Loc): ValueFacts {
+export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNames: ReadonlySet<string>, loc: (node: TS.Node) => Loc): Visitor & { facts(): ValueFacts } {
   const constants: ConstantFact[] = [];
   const calls: { node: TS.CallExpression; fact: CallFact }[] = [];
   const envCompares: EnvCompareFact[] = [];
@@ -35,19 +38,10 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
   const localCalls = new Map<string, TS.CallExpression[]>();
   /** Block-scoped consts that are not top-level, by name; null when the name is declared twice. */
   const innerConsts = new Map<string, TS.Expression | null>();
+  /** A top-level constant's value does not follow inner consts: only the arguments of calls do. */
+  let followInnerConsts = false;
 
-  for (const statement of sourceFile.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    const flags = statement.declarationList.flags;
-    const kind = (flags & ts.NodeFlags.Const) !== 0 ? 'const' : (flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var';
-    for (const declaration of statement.declarationList.declarations) {
-      if (!ts.isIdentifier(declaration.name)) continue;
-      const expr: Expr = declaration.initializer ? toExpr(declaration.initializer, 0) : { k: 'unsupported', why: `'${declaration.name.text}' has no initializer`, loc: loc(declaration) };
-      constants.push({ name: declaration.name.text, kind, expr, loc: loc(declaration) });
-    }
-  }
-
-  const visit = (node: TS.Node): void => {
+  const enter = (node: TS.Node): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && node.parent.parent.parent !== sourceFile) {
       if ((node.parent.flags & ts.NodeFlags.Const) !== 0) innerConsts.set(node.name.text, innerConsts.has(node.name.text) ? null : node.initializer);
     }
@@ -75,12 +69,24 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
         if (name !== null && ts.isStringLiteralLike(literalSide)) envCompares.push({ name, value: literalSide.text, loc: loc(node) });
       }
     }
-    ts.forEachChild(node, visit);
   };
-  visit(sourceFile);
-  for (const call of calls) call.fact.args = call.node.arguments.map((arg) => toExpr(arg, 0));
-
-  return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares, mutations };
+  const facts = (): ValueFacts => {
+    // After the walk, which sets the parent pointers that `identifier` reads.
+    for (const statement of sourceFile.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      const flags = statement.declarationList.flags;
+      const kind = (flags & ts.NodeFlags.Const) !== 0 ? 'const' : (flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var';
+      for (const declaration of statement.declarationList.declarations) {
+        if (!ts.isIdentifier(declaration.name)) continue;
+        const expr: Expr = declaration.initializer ? toExpr(declaration.initializer, 0) : { k: 'unsupported', why: `'${declaration.name.text}' has no initializer`, loc: loc(declaration) };
+        constants.push({ name: declaration.name.text, kind, expr, loc: loc(declaration) });
+      }
+    }
+    followInnerConsts = true;
+    for (const call of calls) call.fact.args = call.node.arguments.map((arg) => toExpr(arg, 0));
+    return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares, mutations };
+  };
+  return { enter, facts };
 
   // ---- helpers (closures over the file)
 
@@ -236,7 +242,7 @@ export function extractValues(ts: TypeScript, sourceFile: TS.SourceFile, callNam
       const bound = scopeBinding(scope, name, depth, at);
       if (bound) return bound;
     }
-    const inner = innerConsts.get(name);
+    const inner = followInnerConsts ? innerConsts.get(name) : undefined;
     if (inner) return toExpr(inner, depth + 1);
     return { k: 'ref', name, loc: at };
   }

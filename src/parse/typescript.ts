@@ -31,9 +31,10 @@ export function scriptKindOf(ts: TypeScript, path: string): TS.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-export function parseScript(path: string, text: string): TS.SourceFile {
+/** `parents: false` leaves out the parent pointers, for a caller that sets them as it walks the tree (facts/walk.ts). */
+export function parseScript(path: string, text: string, parents = true): TS.SourceFile {
   const ts = loadTypeScript();
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKindOf(ts, path));
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, parents, scriptKindOf(ts, path));
 }
 
 /** The parser's own syntax errors; not part of the public API, so read defensively. */
