@@ -16,6 +16,10 @@ const frozenEntrySchema = z.strictObject({
   assertions: z.int().min(0).meta({ description: 'Assertions in the body when it was pinned; fewer is a finding.' }),
   timeout: z.number().min(0).optional().meta({ description: 'Timeout in ms when it was pinned; a larger one is a finding.' }),
   retry: z.int().min(0).optional().meta({ description: 'Retry count when it was pinned; a larger one is a finding.' }),
+  reads: z
+    .record(z.string().min(1), sha256())
+    .optional()
+    .meta({ description: 'What the test reads besides its body, when it was pinned: each top-level declaration of its file (by name, transitively) and each function or value it imports from a local module (`path#name`), with the hash of its syntax tree. A change to one is a finding.' }),
   reason: z.string().min(1).meta({ description: 'Why the test is frozen, for the reviewer who is asked to change it.' }),
   owner: z.string().min(1).meta({ description: 'Who may re-pin or unfreeze it.' }),
   status: z.enum(FROZEN_STATUSES).meta({
@@ -117,6 +121,7 @@ export function formatFrozen(manifest: FrozenManifest): string {
       assertions: entry.assertions,
       ...(entry.timeout !== undefined && { timeout: entry.timeout }),
       ...(entry.retry !== undefined && { retry: entry.retry }),
+      ...(entry.reads !== undefined && Object.keys(entry.reads).length > 0 && { reads: Object.fromEntries(Object.keys(entry.reads).sort().map((name) => [name, entry.reads?.[name] ?? ''])) }),
       reason: entry.reason,
       owner: entry.owner,
       status: entry.status,

@@ -9,6 +9,8 @@ import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
 import { walkScript, type ScopedVisitor } from './walk.js';
+import { declarationFacts } from './test-reads.js';
+import { bodyHasher } from './test-hash.js';
 
 type EnvSite = Extract<Site, { kind: 'env' }>;
 
@@ -140,10 +142,13 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     for (const statement of sourceFile.statements) this.visitTopLevel(statement, init);
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
+    const testFacts = tests.facts();
     return {
       ...values.facts(),
       ...seams.facts,
-      tests: tests.facts(),
+      tests: testFacts,
+      // What a frozen test of this file may read besides its body (no-weakened-frozen-tests).
+      ...(testFacts.length > 0 && { declarations: declarationFacts(ts, sourceFile, bodyHasher(ts, sourceFile), tests.topNames()) }),
       kind: 'script',
       imports: this.imports,
       exports: this.exports,

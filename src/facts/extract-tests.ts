@@ -4,6 +4,7 @@ import type { Loc } from '../types.js';
 import type { Declarations } from './declarations.js';
 import type { TestFact, TestModifier } from './types.js';
 import { countAssertions } from './test-assertions.js';
+import { readsOf, topLevelNames } from './test-reads.js';
 import { bodyHasher, RUN_TIME_CALLS as RUNTIME } from './test-hash.js';
 import type { ScopedVisitor } from './walk.js';
 
@@ -100,9 +101,11 @@ interface Callee {
  * file known, which calls declare tests, visiting a declaration's arguments
  * before its callee (`test.each(table)`'s table belongs to the enclosing suite).
  */
-export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[] } {
+export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[]; topNames(): Set<string> } {
   const entries: Entry[] = [];
   const hasher = bodyHasher(ts, sourceFile);
+  let names: Set<string> | null = null;
+  const topNames = (): Set<string> => (names ??= topLevelNames(ts, sourceFile));
   const bases = new Map(BASES);
   const { constants, functions: declared } = declarations;
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
@@ -125,7 +128,7 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     for (const child of top.call.children) visit(child.record, scope);
     return finish();
   };
-  return { enter, scopeOf, top, facts };
+  return { enter, scopeOf, top, facts, topNames };
 
   function finish(): TestFact[] {
     return entries.map(({ fact, parent }) => {
@@ -299,6 +302,8 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     const target = fn ? functionNode(fn) : undefined;
     fact.hash = hasher.hash(target);
     fact.assertions = target ? countAssertions(ts, target, numberOf) : 0;
+    const reads = target ? readsOf(ts, target, topNames()) : [];
+    if (reads.length > 0) fact.reads = reads;
     const entry: Entry = { fact, parent: scope.entry };
     entries.push(entry);
 

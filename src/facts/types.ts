@@ -25,6 +25,8 @@ export interface FileFacts {
   parseErrors: { message: string; loc: Loc }[];
   /** Every test and suite the file declares, in source order (see TestFact). */
   tests: TestFact[];
+  /** In a file that declares tests or exports helpers: each named top-level declaration, hashed, with the top-level names it reads. */
+  declarations?: DeclarationFact[];
   /** Env vars the file sets: `process.env.X = …`, `{ ...process.env, X }`, `env: { X }`, `vi.stubEnv('X')`. */
   envWrites: EnvWriteFact[];
   /** Test-runner detection outside env reads: `typeof describe`, `globalThis.__vitest_worker__`, `'VITEST' in process.env`. */
@@ -229,11 +231,22 @@ export interface TestFact {
   /** In ms, its own or the nearest enclosing one; null when set to an expression that cannot be evaluated. */
   timeout?: number | null;
   retry?: number | null;
+  /** The top-level names of its file (declarations and import bindings) its body reads, sorted; absent when none. */
+  reads?: string[];
   /** Its own modifiers, sorted. */
   modifiers: TestModifier[];
   /** The modifiers of its enclosing suites and of the file, sorted. */
   inherited: TestModifier[];
   loc: Loc;
+}
+
+/** A named top-level declaration: what a frozen test that reads it pins. */
+export interface DeclarationFact {
+  name: string;
+  /** `sha256:<hex>` of its syntax tree without positions, comments or formatting. */
+  hash: string;
+  /** The top-level names of the file it reads, sorted. */
+  reads: string[];
 }
 
 export interface EnvWriteFact {

@@ -17,6 +17,7 @@ import {
   testsNamed,
 } from './manifests.js';
 import { assertionSites, namesRunner, runnerLanguage } from './runners.js';
+import { pinnedReads } from './reads.js';
 
 export type ProblemKind =
   | 'removed'
@@ -226,6 +227,14 @@ function weakenings(model: RepoModel, manifest: Manifest<FrozenManifest>, { id, 
   if (entry.status === 'thawed') return problems;
 
   const fewer = test.assertions < entry.assertions ? ` and it has ${test.assertions} assertion${test.assertions === 1 ? '' : 's'}, down from ${entry.assertions}` : '';
+  const changedReads = entry.reads === undefined ? [] : changedDependencies(entry.reads, pinnedReads(model, file, test));
+  if (test.hash === entry.hash && fewer === '' && changedReads.length > 0) {
+    problems.push({
+      kind: 'rewritten',
+      ...at,
+      message: `frozen test '${test.name}' reads ${changedReads.join(', ')}, which changed since it was pinned: what the test checks changed with ${changedReads.length === 1 ? 'it' : 'them'}. Restore ${changedReads.length === 1 ? 'it' : 'them'}; only the test's owner (${entry.owner}) re-pins it, in a change of its own (tripwire freeze refresh).`,
+    });
+  }
   if (test.hash !== entry.hash || fewer !== '') {
     problems.push({
       kind: 'rewritten',
@@ -238,6 +247,11 @@ function weakenings(model: RepoModel, manifest: Manifest<FrozenManifest>, { id, 
   const retry = raised('retry', test.retry, entry.retry);
   if (retry) problems.push({ kind: 'retry', ...at, message: `frozen test '${test.name}' ${retry}` });
   return problems;
+}
+
+/** The pinned dependencies whose hash changed or that are gone, by the name they were pinned under. */
+function changedDependencies(pinned: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): string[] {
+  return Object.keys(pinned).filter((name) => now[name] !== pinned[name]);
 }
 
 function raised(what: 'timeout' | 'retry', current: number | null | undefined, pinned: number | undefined): string | null {

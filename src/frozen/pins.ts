@@ -4,6 +4,7 @@ import { gitIdentity } from '../repo/git.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../util/closest.js';
 import type { FrozenEntry, FrozenRunner } from './manifests.js';
+import { pinnedReads } from './reads.js';
 import { assertionSites, canBeRoster, invalidAssertName, namesRunner, runnerLanguage } from './runners.js';
 
 // What `freeze add|refresh|thaw` and `lock` decide about a test or a file before the CLI writes the manifest.
@@ -44,12 +45,15 @@ export function whyNotFreezable(test: TestFact): string | null {
   return null;
 }
 
-export function pin(test: TestFact, reason: string, owner: string): FrozenEntry {
+/** The pin of a test of `file`: its body, assertions, timeout and retries, and what it reads besides its body (reads.ts). */
+export function pin(model: RepoModel, file: string, test: TestFact, reason: string, owner: string): FrozenEntry {
+  const reads = pinnedReads(model, file, test);
   return {
     hash: test.hash,
     assertions: test.assertions,
     ...(typeof test.timeout === 'number' && { timeout: test.timeout }),
     ...(typeof test.retry === 'number' && { retry: test.retry }),
+    ...(Object.keys(reads).length > 0 && { reads }),
     reason,
     owner,
     status: 'frozen',
@@ -60,6 +64,8 @@ export function describePin(entry: FrozenEntry): string {
   const parts = [short(entry.hash), `${entry.assertions} assertion${entry.assertions === 1 ? '' : 's'}`];
   if (entry.timeout !== undefined) parts.push(`timeout ${entry.timeout} ms`);
   if (entry.retry !== undefined) parts.push(`retry ${entry.retry}`);
+  const reads = Object.keys(entry.reads ?? {});
+  if (reads.length > 0) parts.push(`reads ${reads.join(', ')}`);
   return parts.join(', ');
 }
 
@@ -70,6 +76,9 @@ export function pinChanges(before: FrozenEntry, after: FrozenEntry): string[] {
   if (before.timeout !== after.timeout) changes.push(`timeout ${before.timeout ?? 'none'} → ${after.timeout ?? 'none'}`);
   if (before.retry !== after.retry) changes.push(`retry ${before.retry ?? 'none'} → ${after.retry ?? 'none'}`);
   if (before.status !== after.status) changes.push(`status ${before.status} → ${after.status}`);
+  const names = [...new Set([...Object.keys(before.reads ?? {}), ...Object.keys(after.reads ?? {})])].sort();
+  const changedReads = names.filter((name) => before.reads?.[name] !== after.reads?.[name]);
+  if (changedReads.length > 0) changes.push(`reads re-pinned: ${changedReads.join(', ')}`);
   return changes;
 }
 

@@ -44,8 +44,8 @@ describe('tripwire freeze', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.replace(/sha256:[0-9a-f]{12}…/g, 'sha256:…')).toBe(
       [
-        'froze test/parse.test.ts::parse > reads a number (sha256:…, 2 assertions)',
-        'froze test/parse.test.ts::parse > rejects words (sha256:…, 1 assertion, timeout 1000 ms)',
+        'froze test/parse.test.ts::parse > reads a number (sha256:…, 2 assertions, reads src/parse.ts#parse)',
+        'froze test/parse.test.ts::parse > rejects words (sha256:…, 1 assertion, timeout 1000 ms, reads src/parse.ts#parse)',
         'not frozen test/parse.test.ts::parse > reads hex: it does not run as is (skip); freeze a test that runs',
         'wrote .tripwire/frozen.json: 2 tests frozen',
         '',
@@ -57,10 +57,11 @@ describe('tripwire freeze', () => {
     const data = JSON.parse(text);
     expect(Object.keys(data)).toEqual(['version', 'tests']);
     expect(Object.keys(data.tests)).toEqual(['test/parse.test.ts::parse > reads a number', 'test/parse.test.ts::parse > rejects words']);
-    expect(Object.keys(data.tests['test/parse.test.ts::parse > rejects words'])).toEqual(['hash', 'assertions', 'timeout', 'reason', 'owner', 'status']);
+    expect(Object.keys(data.tests['test/parse.test.ts::parse > rejects words'])).toEqual(['hash', 'assertions', 'timeout', 'reads', 'reason', 'owner', 'status']);
     expect(data.tests['test/parse.test.ts::parse > reads a number']).toEqual({
       hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       assertions: 2,
+      reads: { 'src/parse.ts#parse': expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
       reason: 'pins the number format',
       owner: '@dana',
       status: 'frozen',
@@ -161,6 +162,74 @@ describe('tripwire freeze', () => {
     );
     expect(runCli(['freeze', 'add', 'test/parse.test.ts', '--reason', 'r', '--owner', '@dana'], dir).code).toBe(2);
     expect(manifest(dir)).toBe(broken);
+  });
+});
+
+describe('a frozen test is its meaning: the declarations it reads are pinned with it', () => {
+  const GRADE_TEST = [
+    "import { expect, test } from 'vitest';",
+    "import { grade } from '../src/grade.js';",
+    '',
+    "const ALLOWED = ['pass', 'fail'];",
+    'const PASS_MARK = 0.8;',
+    'function verdictOf(score: number): string {',
+    "  return score >= PASS_MARK ? 'pass' : 'fail';",
+    '}',
+    '',
+    "test('grades within the allowed verdicts', () => {",
+    '  expect(ALLOWED).toContain(verdictOf(grade(0.9)));',
+    '});',
+    '',
+  ].join('\n');
+  const GRADE = 'export function grade(score: number): number {\n  return Math.min(1, score);\n}\n\nexport function unrelated(): string {\n  return "x";\n}\n';
+
+  function gradeHarness(): string {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }\n',
+      'src/grade.ts': GRADE,
+      'test/grade.test.ts': GRADE_TEST,
+    });
+    expect(runCli(['freeze', 'add', 'test/grade.test.ts', '--reason', 'the verdict contract', '--owner', '@dana'], dir).code).toBe(0);
+    return dir;
+  }
+
+  function findings(dir: string): string[] {
+    const run = runCli(['check', '--format', 'json'], dir);
+    return (JSON.parse(run.stdout) as { findings: { file: string; line: number; messageId: string; message: string }[] }).findings.map((f) => `${f.file}:${f.line} ${f.messageId} ${f.message}`);
+  }
+
+  it('pins the constants and functions the body reads, transitively, and the imported local helper by its own hash', () => {
+    const dir = gradeHarness();
+    expect(Object.keys(JSON.parse(manifest(dir)).tests['test/grade.test.ts::grades within the allowed verdicts'].reads)).toEqual(['ALLOWED', 'PASS_MARK', 'src/grade.ts#grade', 'verdictOf']);
+    expect(findings(dir)).toEqual([]);
+  });
+
+  it('reports a frozen test whose threshold or allowlist changed, though its body did not', () => {
+    const dir = gradeHarness();
+    writeFiles(dir, { 'test/grade.test.ts': GRADE_TEST.replace('const PASS_MARK = 0.8;', 'const PASS_MARK = 0.1;').replace("['pass', 'fail']", "['pass', 'fail', 'skip']") });
+    expect(findings(dir)).toEqual([
+      "test/grade.test.ts:10 frozenTestRewritten frozen test 'grades within the allowed verdicts' reads ALLOWED, PASS_MARK, which changed since it was pinned: what the test checks changed with them. Restore them; only the test's owner (@dana) re-pins it, in a change of its own (tripwire freeze refresh).",
+    ]);
+  });
+
+  it('reports an edit of the imported helper it calls, and not an edit elsewhere in that module', () => {
+    const dir = gradeHarness();
+    writeFiles(dir, { 'src/grade.ts': GRADE.replace('return "x";', 'return "y";') });
+    expect(findings(dir)).toEqual([]);
+    writeFiles(dir, { 'src/grade.ts': GRADE.replace('Math.min(1, score)', '1') });
+    expect(findings(dir)).toEqual([
+      "test/grade.test.ts:10 frozenTestRewritten frozen test 'grades within the allowed verdicts' reads src/grade.ts#grade, which changed since it was pinned: what the test checks changed with it. Restore it; only the test's owner (@dana) re-pins it, in a change of its own (tripwire freeze refresh).",
+    ]);
+  });
+
+  it('does not count an unrelated constant added to the file, and freeze refresh re-pins what changed', () => {
+    const dir = gradeHarness();
+    writeFiles(dir, { 'test/grade.test.ts': `${GRADE_TEST}const RETRIES = 3;\nexport { RETRIES };\n` });
+    expect(findings(dir)).toEqual([]);
+    writeFiles(dir, { 'test/grade.test.ts': GRADE_TEST.replace('const PASS_MARK = 0.8;', 'const PASS_MARK = 0.9;') });
+    const refresh = runCli(['freeze', 'refresh', 'test/grade.test.ts::grades within the allowed verdicts', '--reason', 'a stricter pass mark'], dir);
+    expect(refresh.stdout).toContain('refreshed test/grade.test.ts::grades within the allowed verdicts: reads re-pinned: PASS_MARK');
+    expect(findings(dir)).toEqual([]);
   });
 });
 

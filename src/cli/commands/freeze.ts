@@ -102,7 +102,7 @@ async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> 
     if (id in next.tests) throw new UsageError(`'${id}' is already frozen; to re-pin it after an intended change, run 'tripwire freeze refresh'`);
     const refusal = whyNotFreezable(test);
     if (refusal !== null) throw new UsageError(`cannot freeze '${id}': ${refusal}`);
-    next.tests[id] = pin(test, reason, owner);
+    next.tests[id] = pin(model, file, test, reason, owner);
     lines.push(`froze ${id} (${describePin(next.tests[id])})`);
     added++;
   } else {
@@ -114,7 +114,7 @@ async function freezeAdd(argv: string[], io: Io, help: string): Promise<number> 
       if (id in next.tests) lines.push(`already frozen ${id}`);
       else if (refusal !== null) lines.push(`not frozen ${id}: ${refusal}`);
       else {
-        const entry = pin(test, reason, owner);
+        const entry = pin(model, file, test, reason, owner);
         next.tests[id] = entry;
         lines.push(`froze ${id} (${describePin(entry)})`);
         added++;
@@ -170,7 +170,7 @@ async function freezeUpdate(sub: 'refresh' | 'thaw', argv: string[], io: Io, hel
     const test = theTest(testsOf(model, file), file, name);
     const refusal = whyNotFreezable(test);
     if (refusal !== null) throw new UsageError(`cannot re-pin '${id}': ${refusal}`);
-    updated = pin(test, reason, owner);
+    updated = pin(model, file, test, reason, owner);
     const changes = pinChanges(entry, updated);
     lines.push(changes.length === 0 ? `refreshed ${id}: pin unchanged (${describePin(updated)})` : `refreshed ${id}: ${changes.join(', ')}`);
     if (changes.length > 0 && entry.status === 'frozen') {
