@@ -349,7 +349,9 @@ function selfApproval(model: RepoModel, frozen: Manifest<FrozenManifest>, locks:
     const newFile = change.status === 'deleted' ? null : change.path;
     const newId = newFile === null ? id : testId(newFile, name);
     const newTest = newFile === null ? undefined : pickTest(testsNamed(model, newFile, name), before.hash);
-    const testChange = describeTestChange(oldTest, newTest);
+    const base = before.reads === undefined || !newTest || newFile === null ? null : model.atBase();
+    const readsChange = base === null || !newTest || newFile === null ? null : describeReadsChange(pinnedReads(base, file, oldTest), pinnedReads(model, newFile, newTest));
+    const testChange = [describeTestChange(oldTest, newTest), readsChange].filter((part) => part !== null).join(', ') || null;
     if (testChange === null) continue;
     const key = newId in frozen.data.tests ? newId : id;
     const after = frozen.data.tests[key];
@@ -393,9 +395,18 @@ function describeTestChange(before: TestFact, after: TestFact | undefined): stri
   return changes.length === 0 ? null : changes.join(', ');
 }
 
+/** What changed in the declarations a test reads, by name; null when nothing did. */
+function describeReadsChange(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string | null {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  const changed = names.filter((name) => before[name] !== after[name]);
+  return changed.length === 0 ? null : `reads ${changed.join(', ')} changed`;
+}
+
 function describePinChange(before: FrozenEntry, after: FrozenEntry | undefined): string | null {
   if (!after) return 'entry removed';
   const changes: string[] = [];
+  const reads = describeReadsChange(before.reads ?? {}, after.reads ?? {});
+  if (reads !== null) changes.push(reads.replace(/ changed$/, ' re-pinned'));
   if (before.hash !== after.hash) changes.push('hash re-pinned');
   if (before.assertions !== after.assertions) changes.push(`assertions ${before.assertions} → ${after.assertions}`);
   if (before.timeout !== after.timeout) changes.push(`timeout ${before.timeout ?? 'none'} → ${after.timeout ?? 'none'}`);

@@ -64,6 +64,8 @@ export interface ModelOptions {
 }
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+/** Key of the model at the merge base in the per-run memo table. */
+const AT_BASE = {};
 
 /**
  * The repository as the rules see it: the file list, the configuration, and
@@ -323,6 +325,13 @@ export class RepoModel {
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
     });
+  }
+
+  /** With `--base`: the repository at the merge base (atRevision over the diff's paths); null without a diff. Memoized. */
+  atBase(): RepoModel | null {
+    const diff = this.diff;
+    if (!diff) return null;
+    return this.memo(AT_BASE, () => this.atRevision([...new Set(diff.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])))], this.oldTexts));
   }
 
   /** Facts of a script file; null for other files and for files that cannot be read. */

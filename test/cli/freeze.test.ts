@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeGitRepo, runCli, writeFiles } from '../support/repo.js';
+import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
 
 const PARSE_TEST = `import { describe, expect, test } from 'vitest';
 import { parse } from '../src/parse.js';
@@ -230,6 +230,26 @@ describe('a frozen test is its meaning: the declarations it reads are pinned wit
     const refresh = runCli(['freeze', 'refresh', 'test/grade.test.ts::grades within the allowed verdicts', '--reason', 'a stricter pass mark'], dir);
     expect(refresh.stdout).toContain('refreshed test/grade.test.ts::grades within the allowed verdicts: reads re-pinned: PASS_MARK');
     expect(findings(dir)).toEqual([]);
+  });
+});
+
+describe('a frozen test and what it reads, re-pinned in the diff that changed them (--base)', () => {
+  it('is a self-approval: the diff changes a declaration the test reads and re-pins it together', () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }\n',
+      'test/limits.test.ts': "import { expect, test } from 'vitest';\n\nconst LIMIT = 3;\n\ntest('caps retries', () => {\n  expect(LIMIT).toBeLessThan(5);\n});\n",
+    });
+    expect(runCli(['freeze', 'add', 'test/limits.test.ts', '--reason', 'the retry cap', '--owner', '@dana'], dir).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'freeze');
+    writeFiles(dir, { 'test/limits.test.ts': "import { expect, test } from 'vitest';\n\nconst LIMIT = 4;\n\ntest('caps retries', () => {\n  expect(LIMIT).toBeLessThan(5);\n});\n" });
+    expect(runCli(['freeze', 'refresh', 'test/limits.test.ts::caps retries', '--reason', 'one more'], dir).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'raise the cap and re-pin');
+    const run = runCli(['check', '--base', 'HEAD~1', '--format', 'json'], dir);
+    const found = (JSON.parse(run.stdout) as { findings: { file: string; messageId: string; message: string }[] }).findings;
+    expect(found.map((f) => `${f.file} ${f.messageId}`)).toEqual(['.tripwire/frozen.json selfApproval']);
+    expect(found[0]?.message).toContain("changes the frozen test 'test/limits.test.ts::caps retries' (reads LIMIT changed) and also its pin in .tripwire/frozen.json (reads LIMIT re-pinned)");
   });
 });
 
