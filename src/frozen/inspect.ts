@@ -405,7 +405,8 @@ function describeReadsChange(before: Readonly<Record<string, string>>, after: Re
 function describePinChange(before: FrozenEntry, after: FrozenEntry | undefined): string | null {
   if (!after) return 'entry removed';
   const changes: string[] = [];
-  const reads = describeReadsChange(before.reads ?? {}, after.reads ?? {});
+  // An entry pinned before reads were recorded gains them at its first re-pin: that is no change of what it pins.
+  const reads = before.reads === undefined ? null : describeReadsChange(before.reads, after.reads ?? {});
   if (reads !== null) changes.push(reads.replace(/ changed$/, ' re-pinned'));
   if (before.hash !== after.hash) changes.push('hash re-pinned');
   if (before.assertions !== after.assertions) changes.push(`assertions ${before.assertions} → ${after.assertions}`);
