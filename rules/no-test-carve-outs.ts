@@ -24,6 +24,7 @@ const messages = {
   testOnlyPath: { description: 'Shipped code or a shipped script names a path inside the test roots or fixtures.' },
   testOnlyPathMention: { description: 'Shipped prose or Markdown names a path inside the test roots or fixtures; one finding per file and path.', heuristic: true },
   testOnlyTokenMention: { description: 'Shipped text names a word declared test-only in shipped.testTokens; one finding per file and word.', heuristic: true },
+  testOnlyNameMention: { description: 'Shipped text names a stub executable or a fixture specimen of the tests by its name alone (a distinctive name nothing outside the tests bears); one finding per file and name.', heuristic: true },
   // A name is evidence of intent, not of a seam: a warning on the whole tree, an error where a diff adds the read.
   harnessKnob: { description: 'Shipped code or a shipped script reads an env var named like a harness knob (a TEST, EVAL, E2E, FIXTURE, HARNESS, MOCK, STUB or FAKE segment) that nothing sets or documents as a product setting, and no test sets yet.', heuristic: true },
   newHarnessKnob: { description: 'With --base: the diff adds a read of such a harness knob to a shipped file.' },
@@ -147,6 +148,14 @@ function runFindings(model: RepoModel, file: string, run: ScanRun, vocabulary: V
     const path = testPathOf(model, token, file);
     // Text naming the test that guards it documents the contract; a seam is a fixture, stub or helper it would use.
     if (path !== null && !guards.has(path)) report(file, token, subLoc(run.loc, index, token.length), lexical ? 'testOnlyPath' : 'testOnlyPathMention', pathMessage(token, path));
+  }
+  // A link target is a path or an anchor: `#degraded-mode` names the heading, not a specimen that shares its name.
+  for (const [name, where] of run.where === 'link' ? [] : vocabulary.names) {
+    for (const index of tokenOffsets(run.text, name)) {
+      // Inside a path, the path is the reference (reported as such when it is the tests').
+      if (run.text[index - 1] === '/' || run.text[index + name.length] === '/') continue;
+      report(file, name, subLoc(run.loc, index, name.length), 'testOnlyNameMention', `names '${name}', ${where.includes('/bin/') || where.startsWith('bin/') ? 'a stub executable' : 'a fixture specimen'} of the tests (${where}) and nothing outside them: what ships must not know the harness's cases. ${FIX[0]?.toUpperCase() ?? ''}${FIX.slice(1)}, or list it in shipped.allow with a reason.`);
+    }
   }
   for (const token of vocabulary.tokens) {
     for (const index of tokenOffsets(run.text, token)) {

@@ -60,6 +60,13 @@ export interface TestAreas {
 
 export interface Vocabulary {
   areas: TestAreas;
+  /**
+   * Names only the tests use: stub executables and fixture specimen
+   * directories (`green-pr` of `fixtures/specimens/green-pr/`) whose name is
+   * distinctive (a `-` or `_`, five characters or more, no extension) and
+   * that no file or directory outside the tests bears → where.
+   */
+  names: ReadonlyMap<string, string>;
   /** Env vars set or read only by tests and fixtures → where, sets first. */
   env: ReadonlyMap<string, readonly EnvUse[]>;
   /** Words the configuration declares test-only. */
@@ -410,7 +417,7 @@ function computeTestVocabulary(model: RepoModel): Vocabulary {
   for (const name of env.keys()) if (services.has(familyOf(name))) env.delete(name);
   for (const name of documentedNames(model, areas, shippedSet, new Set(env.keys()))) env.delete(name);
   for (const list of env.values()) list.sort(compareUses);
-  const vocabulary: Vocabulary = { areas, env, tokens: model.config.shipped.testTokens };
+  const vocabulary: Vocabulary = { areas, env, names: testOnlyNames(model, areas), tokens: model.config.shipped.testTokens };
   return vocabulary;
 }
 
@@ -466,6 +473,28 @@ function computeHarnessKnobs(model: RepoModel): Map<string, EnvUse[]> {
   for (const name of documentedNames(model, areas, shippedSet, new Set(reads.keys()))) reads.delete(name);
   for (const list of reads.values()) list.sort(compareUses);
   return reads;
+}
+
+/** Stub executables and fixture specimen directories with a distinctive name that nothing outside the tests bears. */
+function testOnlyNames(model: RepoModel, areas: TestAreas): Map<string, string> {
+  const distinctive = (name: string): boolean => name.length >= 5 && /[-_]/.test(name) && !name.includes('.') && /^[A-Za-z0-9][\w-]*$/.test(name);
+  const candidates = new Map<string, string>();
+  for (const [name, file] of areas.stubs) if (distinctive(name)) candidates.set(name, file);
+  for (const path of areas.paths) {
+    const segments = path.split('/');
+    const fixture = segments.findIndex((segment) => FIXTURE_DIRS.has(segment));
+    // Directories below a fixture directory: the specimens (the file itself is not one).
+    for (let index = fixture + 1; fixture !== -1 && index < segments.length - 1; index++) {
+      const name = segments[index] ?? '';
+      if (distinctive(name) && !candidates.has(name)) candidates.set(name, segments.slice(0, index + 1).join('/'));
+    }
+  }
+  if (candidates.size === 0) return candidates;
+  for (const file of model.files) {
+    if (areas.isTestOnly(file)) continue;
+    for (const segment of file.split('/')) candidates.delete(segment);
+  }
+  return candidates;
 }
 
 /** CI workflows and package manifests set variables for the test jobs as often as for the product: neither side's evidence. */
