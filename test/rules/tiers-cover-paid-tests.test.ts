@@ -125,12 +125,12 @@ describe('tiers-cover-paid-tests: what each finding says, and where', () => {
   it('an orphan tier when the tier map covers every touchfile map, and no removal fix while a test still declares the id', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }],\n    "selfGate": [{ "env": "EVALS_TIER" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" }\n  }\n}\n',
-      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {};\nexport const E2E_TIERS = {\n  'search-basic': 'gate',\n};\n",
-      'test/evals/search.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../helpers/run.js';\ndescribe('search', () => {\n  runEval({ name: 'search-basic' });\n});\n",
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  'search-typo': ['test/evals/search.test.ts'],\n};\nexport const E2E_TIERS = {\n  'search-basic': 'gate',\n  'search-typo': 'gate',\n};\n",
+      'test/evals/search.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../helpers/run.js';\ndescribe('search', () => {\n  runEval({ name: 'search-basic' });\n  runEval({ name: 'search-typo' });\n});\n",
       'test/helpers/run.ts': 'export function runEval(options: { name: string }): string {\n  return options.name;\n}\n',
     });
     expect(await reported(dir)).toEqual([
-      { at: "test/helpers/touchfiles.ts:3:19 orphanTier 'search-basic' has a tier in E2E_TIERS but no entry in the touchfile maps: the tier map and the touchfile map must have the same keys" },
+      { at: "test/helpers/touchfiles.ts:5:19 orphanTier 'search-basic' has a tier in E2E_TIERS but no entry in the touchfile maps: the tier map and the touchfile map must have the same keys" },
     ]);
   });
 
@@ -149,6 +149,59 @@ describe('tiers-cover-paid-tests: what each finding says, and where', () => {
           { file: 'test/helpers/touchfiles.ts', line: 8, column: 18, message: "'search-typo' declared 'periodic'" },
         ],
       },
+    ]);
+  });
+
+  it('an orphan tier of a map that covers two touchfile maps names both', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "maps": {\n    "touchfiles": [\n      { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n      { "file": "test/helpers/touchfiles.ts", "export": "JUDGE_TOUCHFILES" }\n    ],\n    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS", "covers": ["E2E_TOUCHFILES", "JUDGE_TOUCHFILES"] }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {};\nexport const JUDGE_TOUCHFILES = {};\nexport const E2E_TIERS = {\n  'search-old': 'gate',\n};\n",
+    });
+    expect(await reported(dir)).toEqual([
+      {
+        at: "test/helpers/touchfiles.ts:4:17 orphanTier 'search-old' has a tier in E2E_TIERS but no entry in E2E_TOUCHFILES, JUDGE_TOUCHFILES: the tier map and the touchfile map must have the same keys",
+        fix: { messageId: 'removeOrphanTier', description: "remove the entry 'search-old' from E2E_TIERS", edits: [{ file: 'test/helpers/touchfiles.ts', range: [97, 121], text: '' }] },
+      },
+    ]);
+  });
+
+  it('an orphan tier spread in from another object: no removal fix, the entry is not written in the tier map', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {};\nconst OLD_TIERS = {\n  'search-old': 'gate',\n};\nexport const E2E_TIERS = {\n  ...OLD_TIERS,\n};\n",
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/helpers/touchfiles.ts:3:17 orphanTier 'search-old' has a tier in E2E_TIERS but no entry in the touchfile maps: the tier map and the touchfile map must have the same keys" },
+    ]);
+  });
+
+  it('a missing tier of an id whose two files gate on different tiers, or one gates and one does not, or one gates on an unknown tier: no fix', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }],\n    "selfGate": [{ "env": "EVALS_TIER" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "tiers": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TIERS" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  'search-basic': ['test/evals/search/**'],\n  'search-typo': ['test/evals/search/**'],\n  'search-nightly': ['test/evals/search/**'],\n};\nexport const E2E_TIERS = {};\n",
+      'test/evals/search/gated.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../../helpers/run.js';\ndescribe.skipIf(process.env.EVALS_TIER !== 'periodic')('search', () => {\n  runEval({ name: 'search-basic' });\n  runEval({ name: 'search-typo' });\n});\n",
+      'test/evals/search/gate.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../../helpers/run.js';\ndescribe.skipIf(process.env.EVALS_TIER !== 'gate')('search', () => {\n  runEval({ name: 'search-basic' });\n});\n",
+      'test/evals/search/ungated.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../../helpers/run.js';\ndescribe('search', () => {\n  runEval({ name: 'search-typo' });\n});\n",
+      'test/evals/search/nightly.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../../helpers/run.js';\ndescribe.skipIf(process.env.EVALS_TIER !== 'nightly')('search', () => {\n  runEval({ name: 'search-nightly' });\n});\n",
+      'test/helpers/run.ts': 'export function runEval(options: { name: string }): string {\n  return options.name;\n}\n',
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/helpers/touchfiles.ts:2:3 missingTier 'search-basic' has touchfiles in E2E_TOUCHFILES but no tier in E2E_TIERS: add it with one of 'gate', 'periodic'" },
+      { at: "test/helpers/touchfiles.ts:3:3 missingTier 'search-typo' has touchfiles in E2E_TOUCHFILES but no tier in E2E_TIERS: add it with one of 'gate', 'periodic'" },
+      { at: "test/helpers/touchfiles.ts:4:3 missingTier 'search-nightly' has touchfiles in E2E_TOUCHFILES but no tier in E2E_TIERS: add it with one of 'gate', 'periodic'" },
+    ]);
+  });
+
+  it('a missing tier in a JSON tier map: no fix, even where the test file gates itself', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }],\n    "selfGate": [{ "env": "EVALS_TIER" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "tiers": { "file": "test/helpers/tiers.json" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  'search-basic': ['test/evals/search.test.ts'],\n};\n",
+      'test/helpers/tiers.json': '{}\n',
+      'test/evals/search.test.ts': "import { describe } from 'vitest';\nimport { runEval } from '../helpers/run.js';\ndescribe.skipIf(process.env.EVALS_TIER !== 'periodic')('search', () => {\n  runEval({ name: 'search-basic' });\n});\n",
+      'test/helpers/run.ts': 'export function runEval(options: { name: string }): string {\n  return options.name;\n}\n',
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/helpers/touchfiles.ts:2:3 missingTier 'search-basic' has touchfiles in E2E_TOUCHFILES but no tier in test/helpers/tiers.json#: add it with one of 'gate', 'periodic'" },
     ]);
   });
 });
