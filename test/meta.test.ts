@@ -93,10 +93,10 @@ describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rul
     expect(description).toBe(rule.meta.description);
   });
 
-  it('lists in its "Message ids" section exactly the ids the rule declares, each with its default severity', () => {
+  it('lists in its "Message ids" section exactly the ids the rule declares, each with its default severity and its description', () => {
     const section = /\n## Message ids\n([\s\S]*?)\n## /.exec(doc(id))?.[1] ?? '';
-    const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)].map(([, messageId, severity]) => [messageId, severity?.trim()]);
-    const declared = Object.entries(rule.meta.messages).map(([messageId, kind]) => [messageId, kind.heuristic === 'off' ? 'off (error under `strict`)' : kind.heuristic ? 'warn (error under `strict`)' : 'error']);
+    const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]+) \| (.*) \|$/gm)].map(([, messageId, severity, meaning]) => [messageId, severity?.trim(), meaning]);
+    const declared = Object.entries(rule.meta.messages).map(([messageId, kind]) => [messageId, kind.heuristic === 'off' ? 'off (error under `strict`)' : kind.heuristic ? 'warn (error under `strict`)' : 'error', kind.description]);
     expect(rows).toEqual(declared);
   });
 

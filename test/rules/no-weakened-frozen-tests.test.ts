@@ -409,3 +409,21 @@ describe('--base: what a diff approves itself, on real commits', () => {
     ]);
   });
 });
+
+describe('no-weakened-frozen-tests: the related location of a finding', () => {
+  it('a renamed frozen test points at the test with the same body, where it is declared now', async () => {
+    const dir = fixtureRepo('frozen/good');
+    apply(dir, [{ file: 'test/ledger.test.ts', from: "'pads single-digit cents'", to: "'pads cents'" }]);
+    const result = await check({ cwd: dir, cache: false, rules: ['no-weakened-frozen-tests'] });
+    expect(result.findings.map((f) => ({ at: `${f.file}:${f.line}:${f.column} ${f.messageId}`, related: f.related }))).toEqual([
+      { at: '.tripwire/frozen.json:33:5 frozenTestRemoved', related: [{ file: 'test/ledger.test.ts', line: 41, column: 3, message: 'test/ledger.test.ts::formatCents > pads cents' }] },
+    ]);
+  });
+
+  it('a deleted frozen test, whose body is nowhere else, has none', async () => {
+    const dir = fixtureRepo('frozen/good');
+    apply(dir, [{ file: 'test/ledger.test.ts', from: "  test('ignores an empty ledger', () => {\n    expect(parseLedger('account,cents\\n')).toEqual([]);\n  });\n\n", to: '' }]);
+    const result = await check({ cwd: dir, cache: false, rules: ['no-weakened-frozen-tests'] });
+    expect(result.findings.map((f) => [`${f.file}:${f.line}:${f.column} ${f.messageId}`, Object.hasOwn(f, 'related')])).toEqual([['.tripwire/frozen.json:40:5 frozenTestRemoved', false]]);
+  });
+});

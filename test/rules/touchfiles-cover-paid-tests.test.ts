@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
 import { buildModel, check } from '../../src/engine/index.js';
 import { fixtureRepo } from '../support/overlay.js';
+import { makeGitRepo } from '../support/repo.js';
 import { selectionOf } from '../../src/analysis/selection.js';
 
 async function findings(overlay?: string): Promise<string[]> {
@@ -214,3 +215,125 @@ function declareDynamic(cwd: string, entries: { file: string; reason?: string }[
   const path = `${cwd}/tripwire.config.json`;
   writeFileSync(path, readFileSync(path, 'utf8').replace('"selfGate":', `"dynamicIds": ${JSON.stringify(entries)},\n    "selfGate":`));
 }
+
+/** `file:line:column messageId message` of each finding, with the fix it carries. */
+async function reported(dir: string): Promise<{ at: string; fix?: unknown }[]> {
+  const result = await check({ cwd: dir, cache: false, rules: ['touchfiles-cover-paid-tests'] });
+  return result.findings.map((f) => ({ at: `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.message}`, ...(f.fix && { fix: f.fix }) }));
+}
+
+describe('touchfiles-cover-paid-tests: what each finding says, and where', () => {
+  it('a paid id without an entry in either of two maps, at the id: no fix, which map it belongs to is a judgement', async () => {
+    expect(await reported(fixtureRepo('maps/good', 'maps/bad/new-eval-unregistered'))).toEqual([
+      { at: "test/evals/qa/follow-up.test.ts:7:1 missingTouchfileEntry paid test id 'qa-follow-up' has no touchfile entry: no diff can ever select it. Add 'qa-follow-up' to E2E_TOUCHFILES or test/helpers/judge-touchfiles.json." },
+    ]);
+  });
+
+  it('touchfiles that miss the test file itself, at the id', async () => {
+    expect(await reported(fixtureRepo('maps/good', 'maps/bad/own-file-uncovered'))).toEqual([
+      { at: "test/evals/tone/register.test.ts:10:1 ownFileUncovered the touchfiles of 'tone-formal' do not cover its own test file test/evals/tone/register.test.ts: editing the test would not re-run it" },
+    ]);
+  });
+
+  it('a paid id without an entry in the one map, with the fix that adds its file and the helpers it imports', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': 'export const E2E_TOUCHFILES = {};\n',
+      'test/evals/search.test.ts': "import { runEval } from '../helpers/run.js';\nimport { rank } from '../helpers/rank.js';\nrunEval({ name: 'search-basic', run: () => rank() });\n",
+      'test/helpers/run.ts': 'export function runEval(options: { name: string; run: () => number }): number {\n  return options.run();\n}\n',
+      'test/helpers/rank.ts': 'export const rank = (): number => 1;\n',
+    });
+    expect(await reported(dir)).toEqual([
+      {
+        at: "test/evals/search.test.ts:3:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES.",
+        fix: {
+          messageId: 'addTouchfileEntry',
+          description: "add 'search-basic' to E2E_TOUCHFILES with 3 globs: test/evals/search.test.ts, test/helpers/rank.ts, test/helpers/run.ts",
+          edits: [{ file: 'test/helpers/touchfiles.ts', range: [31, 31], text: "\n  'search-basic': ['test/evals/search.test.ts', 'test/helpers/rank.ts', 'test/helpers/run.ts']\n" }],
+        },
+      },
+    ]);
+  });
+
+  it('a paid id without an entry, whose file imports nothing: the fix adds one glob', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': 'export const E2E_TOUCHFILES = {};\n',
+      'test/evals/search.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'search-basic' });\n",
+    });
+    expect(await reported(dir)).toEqual([
+      {
+        at: "test/evals/search.test.ts:2:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES.",
+        fix: { messageId: 'addTouchfileEntry', description: "add 'search-basic' to E2E_TOUCHFILES with 1 glob: test/evals/search.test.ts", edits: [{ file: 'test/helpers/touchfiles.ts', range: [31, 31], text: "\n  'search-basic': ['test/evals/search.test.ts']\n" }] },
+      },
+    ]);
+  });
+
+  it('a paid id declared in two files without an entry: reported in each, no fix, whose globs it takes is a judgement', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': 'export const E2E_TOUCHFILES = {};\n',
+      'test/evals/search.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'search-basic' });\n",
+      'test/evals/search-again.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'search-basic' });\n",
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/evals/search-again.test.ts:2:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES." },
+      { at: "test/evals/search.test.ts:2:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES." },
+    ]);
+  });
+
+  it('a paid id without an entry in either of two literal maps: no fix, which map it belongs to is a judgement', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": [\n      { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n      { "file": "test/helpers/touchfiles.ts", "export": "JUDGE_TOUCHFILES" }\n    ]\n  }\n}\n',
+      'test/helpers/touchfiles.ts': 'export const E2E_TOUCHFILES = {};\nexport const JUDGE_TOUCHFILES = {};\n',
+      'test/evals/search.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'search-basic' });\n",
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/evals/search.test.ts:2:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES or JUDGE_TOUCHFILES." },
+    ]);
+  });
+
+  it('an orphan key of the second map, with the fix that removes it from that map', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": [\n      { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n      { "file": "test/helpers/touchfiles.ts", "export": "JUDGE_TOUCHFILES" }\n    ]\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  'search-basic': ['test/evals/search.test.ts'],\n};\nexport const JUDGE_TOUCHFILES = {\n  'judge-old': ['test/helpers/touchfiles.ts'],\n};\n",
+      'test/evals/search.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'search-basic' });\n",
+    });
+    expect(await reported(dir)).toEqual([
+      {
+        at: "test/helpers/touchfiles.ts:5:3 orphanKey touchfile key 'judge-old' in JUDGE_TOUCHFILES names no paid test: no paid test file declares or registers it. Remove the entry or fix the id.",
+        fix: { messageId: 'removeOrphanKey', description: "remove the entry 'judge-old' from JUDGE_TOUCHFILES", edits: [{ file: 'test/helpers/touchfiles.ts', range: [118, 165], text: '' }] },
+      },
+    ]);
+  });
+
+  it('a helper two ids of one file miss, once, naming both; an id declared twice in a file whose own file is uncovered, once', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  'search-basic': ['test/evals/search.test.ts'],\n  'search-typo': ['test/evals/search.test.ts'],\n  'rank-basic': ['test/helpers/rank.ts'],\n};\n",
+      'test/evals/search.test.ts': "import { rank } from '../helpers/rank.js';\ndeclare function runEval(options: { name: string; run: () => number }): void;\nrunEval({ name: 'search-basic', run: () => rank() });\nrunEval({ name: 'search-typo', run: () => rank() });\n",
+      'test/evals/rank.test.ts': "declare function runEval(options: { name: string }): void;\nrunEval({ name: 'rank-basic' });\nrunEval({ name: 'rank-basic' });\n",
+      'test/helpers/rank.ts': 'export const rank = (): number => 1;\n',
+    });
+    expect(await reported(dir)).toEqual([
+      { at: "test/evals/rank.test.ts:2:1 ownFileUncovered the touchfiles of 'rank-basic' do not cover its own test file test/evals/rank.test.ts: editing the test would not re-run it" },
+      { at: "test/evals/search.test.ts:1:1 importUncovered test/helpers/rank.ts is imported by this paid test (test/evals/search.test.ts → test/helpers/rank.ts) but not covered by the touchfiles of 'search-basic', 'search-typo' or by a global: a change to it would not re-run the test" },
+    ]);
+  });
+
+  it('a paid id without an entry: the fix leaves out the modules a global covers', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "tests": {\n    "include": ["test/**/*.test.ts"],\n    "paid": ["test/evals/**/*.test.ts"],\n    "ids": [{ "call": "runEval", "arg": 0, "property": "name" }]\n  },\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = {};\nexport const GLOBAL_TOUCHFILES = ['test/helpers/touchfiles.ts', 'test/helpers/run.ts'];\n",
+      'test/evals/search.test.ts': "import { runEval } from '../helpers/run.js';\nimport { rank } from '../helpers/rank.js';\nrunEval({ name: 'search-basic', run: () => rank() });\n",
+      'test/helpers/run.ts': 'export function runEval(options: { name: string; run: () => number }): number {\n  return options.run();\n}\n',
+      'test/helpers/rank.ts': 'export const rank = (): number => 1;\n',
+    });
+    expect(await reported(dir)).toEqual([
+      {
+        at: "test/evals/search.test.ts:3:1 missingTouchfileEntry paid test id 'search-basic' has no touchfile entry: no diff can ever select it. Add 'search-basic' to E2E_TOUCHFILES.",
+        fix: { messageId: 'addTouchfileEntry', description: "add 'search-basic' to E2E_TOUCHFILES with 2 globs: test/evals/search.test.ts, test/helpers/rank.ts", edits: [{ file: 'test/helpers/touchfiles.ts', range: [31, 31], text: "\n  'search-basic': ['test/evals/search.test.ts', 'test/helpers/rank.ts']\n" }] },
+      },
+    ]);
+  });
+});
