@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FILE_START } from '../src/model/positions.js';
-import { mapLabel, touchfileRefs, selectionOf } from '../src/analysis/selection.js';
+import { mapKey, mapLabel, touchfileRefs, selectionOf } from '../src/analysis/selection.js';
 import { compileGlobs } from '../src/util/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { deadGlob } from './shared/dead-glob.js';
@@ -63,7 +63,7 @@ export default createRule({
       const refs = [...touchfileRefs(model.config), ...(model.config.maps?.tiers ? [model.config.maps.tiers] : [])];
       const reported = new Set<string>();
       for (const ref of refs) {
-        const files = mapFiles.get(mapLabel(ref)) ?? [ref.file];
+        const files = mapFiles.get(mapKey(ref)) ?? [ref.file];
         // The file the config names, a module it re-exports through, or the defining file: any of them counts.
         // A map file that does not exist is reported as such (missingMapFile), once: no second finding that the list misses it.
         if (!model.fileSet.has(ref.file) || files.some((file) => matches(file)) || reported.has(ref.file)) continue;

@@ -1,6 +1,6 @@
 import { compileGlobs } from '../util/glob.js';
 import type { MapRef } from '../config/schema.js';
-import { mapLabel, touchfileRefs } from '../config/refs.js';
+import { mapKey, mapLabel, touchfileRefs } from '../config/refs.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
 import type { RepoModel } from '../model/model.js';
@@ -9,7 +9,7 @@ import type { Located, PaidTestId, Selection, TouchfileEntry } from './selection
 import { paidTestFiles } from './paid-list.js';
 
 // What the configuration points at, for the rules (which read the configuration only through the model and the analyses).
-export { mapLabel, mapRefs, touchfileRefs } from '../config/refs.js';
+export { mapKey, mapLabel, mapRefs, touchfileRefs } from '../config/refs.js';
 
 /**
  * What can go wrong reading each map and the paid tests' ids, by kind. The
@@ -35,7 +35,7 @@ type MapSource = Exclude<SelectionSource, 'ids'>;
 export interface SelectionResult {
   selection: Selection;
   problems: SelectionProblem[];
-  /** The files each map was read from, by map label (config file, re-exporting modules, defining files). */
+  /** The files each map was read from (config file, re-exporting modules, defining files), by map (`mapKey`: its file and label). */
   mapFiles: Map<string, string[]>;
   /** Per paid file: the tiers its self-gates name. */
   selfGates: Map<string, Located<string>[]>;
@@ -64,7 +64,7 @@ export function computeSelection(model: RepoModel): SelectionResult {
     }
     const result = evaluator.evaluateRef(ref.file, ref);
     report(source, result.errors);
-    mapFiles.set(mapLabel(ref), result.files);
+    mapFiles.set(mapKey(ref), result.files);
     return result.value;
   };
 

@@ -18,6 +18,11 @@ export function mapLabel(ref: MapRef): string {
   return ref.export ?? `${ref.file}#${ref.path ?? ''}`;
 }
 
+/** A map's identity, for tables keyed by map: its file and label (two files may export maps under one name). */
+export function mapKey(ref: MapRef): string {
+  return `${ref.file}\0${mapLabel(ref)}`;
+}
+
 /** `tests.paid` as a list of entries, whichever of its forms the configuration uses. */
 export function paidEntries(config: Config): (string | PaidListRef)[] {
   const paid = config.tests.paid;

@@ -108,6 +108,17 @@ describe('global-touchfiles-present: what each finding says, and where', () => {
     expect(await reported(dir)).toEqual([]);
   });
 
+  it('two maps with the same export name in different files: only the one the list misses is reported', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': '{\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "MAP" },\n    "tiers": { "file": "test/helpers/tiers.ts", "export": "MAP" },\n    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES" }\n  }\n}\n',
+      'test/helpers/touchfiles.ts': "export const MAP = {};\nexport const GLOBAL_TOUCHFILES = ['test/helpers/touchfiles.ts'];\n",
+      'test/helpers/tiers.ts': 'export const MAP = {};\n',
+    });
+    expect((await reported(dir)).map((finding) => finding.at)).toEqual([
+      "test/helpers/touchfiles.ts:2:34 mapFileNotGlobal GLOBAL_TOUCHFILES does not name the selection map test/helpers/tiers.ts (MAP): a one-line edit to the map would deselect tests in silence. Add 'test/helpers/tiers.ts'.",
+    ]);
+  });
+
   it('nothing when there is no tier map and the list names the touchfile map', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': '{\n  "maps": {\n    "touchfiles": { "file": "test/helpers/touchfiles.ts", "export": "E2E_TOUCHFILES" },\n    "globals": { "file": "test/helpers/touchfiles.ts", "export": "GLOBAL_TOUCHFILES" }\n  }\n}\n',
