@@ -7,7 +7,7 @@ import { declarationsVisitor, type Declarations } from './declarations.js';
 import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
 import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
-import type { ExportFact, FileFacts, ImportBinding, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
+import type { ExportFact, FileFacts, ImportBinding, PinnedFacts, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
 import { walkScript, type ScopedVisitor } from './walk.js';
 import { declarationFacts } from './test-reads.js';
 import { bodyHasher } from './test-hash.js';
@@ -37,11 +37,20 @@ export interface ExtractOptions {
 }
 
 export function extractScriptFacts(path: string, text: string, options: ExtractOptions = {}): FileFacts {
+  return extract(path, text, options, false);
+}
+
+/** The facts with what the frozen layer pins of each test (PinnedFacts): the same walk, with each test body hashed and read. */
+export function extractPinnedFacts(path: string, text: string, options: ExtractOptions = {}): PinnedFacts {
+  return extract(path, text, options, true) as PinnedFacts;
+}
+
+function extract(path: string, text: string, options: ExtractOptions, pinned: boolean): FileFacts {
   const ts = loadTypeScript();
   try {
     // The one walk sets the parent pointers (walk.ts).
     const sourceFile = parseScript(path, text, false);
-    return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? [])).run();
+    return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? []), pinned).run();
   } catch (error) {
     // One file the parser cannot hold is a parse error at that file, not the run lost.
     const reason = outOfStack(error);
@@ -125,6 +134,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     private readonly ts: TypeScript,
     private readonly sourceFile: TS.SourceFile,
     private readonly callNames: ReadonlySet<string>,
+    private readonly pinned: boolean,
   ) {}
 
   run(): FileFacts {
@@ -133,7 +143,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     const declarations = declarationsVisitor(ts);
     const values = valuesVisitor(ts, sourceFile, this.callNames, loc);
     const seams = seamsVisitor(ts, sourceFile, loc);
-    const tests = testsVisitor(ts, sourceFile, loc, declarations);
+    const tests = testsVisitor(ts, sourceFile, loc, declarations, this.pinned);
     // The names of this file, which the walk records references to, come from its top-level statements.
     for (const statement of sourceFile.statements) this.declareTopLevel(statement);
     walkScript(ts, sourceFile, [declarations, values, seams], this, null, tests, tests.top);
@@ -148,7 +158,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
       ...seams.facts,
       tests: testFacts,
       // What a frozen test of this file may read besides its body (no-weakened-frozen-tests).
-      ...(testFacts.length > 0 && { declarations: declarationFacts(ts, sourceFile, bodyHasher(ts, sourceFile), tests.topNames()) }),
+      ...(this.pinned && testFacts.length > 0 && { declarations: declarationFacts(ts, sourceFile, bodyHasher(ts, sourceFile), tests.topNames()) }),
       kind: 'script',
       imports: this.imports,
       exports: this.exports,

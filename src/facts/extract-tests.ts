@@ -2,10 +2,10 @@ import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import type { Declarations } from './declarations.js';
-import type { TestFact, TestModifier } from './types.js';
+import type { PinnedTestFact, TestFact, TestModifier } from './types.js';
 import { countAssertions } from './test-assertions.js';
 import { readsOf, topLevelNames } from './test-reads.js';
-import { bodyHasher, RUN_TIME_CALLS as RUNTIME } from './test-hash.js';
+import { bodyHasher, RUN_TIME_CALLS as RUNTIME, type BodyHasher } from './test-hash.js';
 import type { ScopedVisitor } from './walk.js';
 
 type Kind = TestFact['kind'];
@@ -101,9 +101,9 @@ interface Callee {
  * file known, which calls declare tests, visiting a declaration's arguments
  * before its callee (`test.each(table)`'s table belongs to the enclosing suite).
  */
-export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[]; topNames(): Set<string> } {
+export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc, declarations: Declarations, pinned: boolean): ScopedVisitor<CallSlot> & { top: CallSlot; facts(): TestFact[]; topNames(): Set<string> } {
   const entries: Entry[] = [];
-  const hasher = bodyHasher(ts, sourceFile);
+  const hasher = pinned ? bodyHasher(ts, sourceFile) : null;
   let names: Set<string> | null = null;
   const topNames = (): Set<string> => (names ??= topLevelNames(ts, sourceFile));
   const bases = new Map(BASES);
@@ -154,7 +154,9 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   }
 
   function newFact(kind: Kind, name: string, dynamic: boolean, at: Loc): TestFact {
-    return { kind, name, dynamic, hash: '', assertions: 0, modifiers: [], inherited: [], loc: at };
+    // Pinned facts keep the key order they had before the body fields were split off (their digests are pinned by a test).
+    if (pinned) return { kind, name, dynamic, hash: '', assertions: 0, modifiers: [], inherited: [], loc: at } as PinnedTestFact;
+    return { kind, name, dynamic, modifiers: [], inherited: [], loc: at };
   }
 
   function recordImport(node: TS.ImportDeclaration): void {
@@ -286,6 +288,14 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     return target;
   }
 
+  /** What a frozen test pins of its body (PinnedTestFact): asked for only when the frozen layer reads the file. */
+  function pin(fact: PinnedTestFact, target: TS.Node | undefined, hasher: BodyHasher): void {
+    fact.hash = hasher.hash(target);
+    fact.assertions = target ? countAssertions(ts, target, numberOf) : 0;
+    const reads = target ? readsOf(ts, target, topNames()) : [];
+    if (reads.length > 0) fact.reads = reads;
+  }
+
   function declare(call: CallRecord, node: TS.CallExpression, callee: Callee, scope: Scope): void {
     const { title, fn, options, timeout } = parts(node);
     const titleText = title ? titleOf(title) : { text: fn ? functionName(fn) : '<anonymous>', dynamic: false };
@@ -299,11 +309,7 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (timeout) fact.timeout = numberOf(timeout, 0);
     if (options) readOptions(options, fact);
 
-    const target = fn ? functionNode(fn) : undefined;
-    fact.hash = hasher.hash(target);
-    fact.assertions = target ? countAssertions(ts, target, numberOf) : 0;
-    const reads = target ? readsOf(ts, target, topNames()) : [];
-    if (reads.length > 0) fact.reads = reads;
+    if (hasher) pin(fact as PinnedTestFact, fn ? functionNode(fn) : undefined, hasher);
     const entry: Entry = { fact, parent: scope.entry };
     entries.push(entry);
 

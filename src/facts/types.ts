@@ -25,8 +25,6 @@ export interface FileFacts {
   parseErrors: { message: string; loc: Loc }[];
   /** Every test and suite the file declares, in source order (see TestFact). */
   tests: TestFact[];
-  /** In a file that declares tests or exports helpers: each named top-level declaration, hashed, with the top-level names it reads. */
-  declarations?: DeclarationFact[];
   /** Env vars the file sets: `process.env.X = …`, `{ ...process.env, X }`, `env: { X }`, `vi.stubEnv('X')`. */
   envWrites: EnvWriteFact[];
   /** Test-runner detection outside env reads: `typeof describe`, `globalThis.__vitest_worker__`, `'VITEST' in process.env`. */
@@ -224,20 +222,36 @@ export interface TestFact {
   name: string;
   /** Part of a title could not be resolved statically and stands as `${source text}`. */
   dynamic: boolean;
-  /** `sha256:<hex>` of the body's syntax tree without positions, comments or formatting. */
-  hash: string;
-  /** Assertion calls in the body, or the `expect.assertions(n)`/`t.plan(n)` value when larger. */
-  assertions: number;
   /** In ms, its own or the nearest enclosing one; null when set to an expression that cannot be evaluated. */
   timeout?: number | null;
   retry?: number | null;
-  /** The top-level names of its file (declarations and import bindings) its body reads, sorted; absent when none. */
-  reads?: string[];
   /** Its own modifiers, sorted. */
   modifiers: TestModifier[];
   /** The modifiers of its enclosing suites and of the file, sorted. */
   inherited: TestModifier[];
   loc: Loc;
+}
+
+/**
+ * What a frozen test pins of its body. Only the frozen layer reads these, for
+ * the few files a manifest names, so they are extracted apart from FileFacts
+ * (RepoModel.pinnedFacts): hashing every test body of a repository cost a
+ * fifth of a cold check that pins nothing.
+ */
+export interface PinnedTestFact extends TestFact {
+  /** `sha256:<hex>` of the body's syntax tree without positions, comments or formatting. */
+  hash: string;
+  /** Assertion calls in the body, or the `expect.assertions(n)`/`t.plan(n)` value when larger. */
+  assertions: number;
+  /** The top-level names of its file (declarations and import bindings) its body reads, sorted; absent when none. */
+  reads?: string[];
+}
+
+/** FileFacts with what the frozen layer pins: each test's body, and the declarations a test may read besides it. */
+export interface PinnedFacts extends FileFacts {
+  tests: PinnedTestFact[];
+  /** In a file that declares tests: each named top-level declaration, hashed, with the top-level names it reads. */
+  declarations?: DeclarationFact[];
 }
 
 /** A named top-level declaration: what a frozen test that reads it pins. */

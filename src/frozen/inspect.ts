@@ -1,5 +1,5 @@
 import type { FrozenEntry, FrozenManifest, LocksManifest, Manifest } from '../config/manifest.js';
-import type { FileFacts, TestFact, TestModifier } from '../facts/types.js';
+import type { FileFacts, PinnedTestFact, TestFact, TestModifier } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { FILE_START } from '../model/positions.js';
 import type { RuleFinding } from '../rule.js';
@@ -144,7 +144,7 @@ interface Located {
   id: string;
   entry: FrozenEntry;
   file: string;
-  test: TestFact;
+  test: PinnedTestFact;
 }
 
 export function inspectFrozen(model: RepoModel, manifest: Manifest<FrozenManifest>): FrozenProblem[] {
@@ -197,10 +197,10 @@ function locate(model: RepoModel, manifest: Manifest<FrozenManifest>, id: string
 }
 
 /** A test whose body hashes the same under another id, not itself frozen: the frozen test was renamed or moved. */
-function sameBody(model: RepoModel, manifest: FrozenManifest, hash: string): { id: string; file: string; test: TestFact } | null {
+function sameBody(model: RepoModel, manifest: FrozenManifest, hash: string): { id: string; file: string; test: PinnedTestFact } | null {
   const files = [...new Set([...model.testFiles(), ...Object.keys(manifest.tests).map((id) => splitId(id).file)])].filter((file) => model.fileSet.has(file)).sort();
   for (const file of files) {
-    for (const test of model.facts(file)?.tests ?? []) {
+    for (const test of model.pinnedFacts(file)?.tests ?? []) {
       const id = testId(file, test.name);
       if (test.kind === 'test' && test.hash === hash && !(id in manifest.tests)) return { id, file, test };
     }
@@ -218,7 +218,7 @@ function weakenings(model: RepoModel, manifest: Manifest<FrozenManifest>, { id, 
   if (own.length > 0 || inherited.length > 0) {
     const parts = own.map((m) => WEAKENING[m]);
     for (const modifier of inherited) {
-      const parent = enclosing(model.facts(file), test, modifier);
+      const parent = enclosing(model.pinnedFacts(file), test, modifier);
       parts.push(`${WEAKENING[modifier]} through ${parent ? `its ${parent.kind === 'suite' ? 'suite' : 'parent test'} '${parent.name}'` : 'a file-level setting'}`);
     }
     problems.push({ kind: 'skipped', ...at, message: `frozen test '${test.name}' is ${parts.join(' and ')}: a frozen test must run as pinned. Fix what makes it fail instead; only its owner (${entry.owner}) unfreezes it.` });
@@ -344,7 +344,7 @@ function selfApproval(model: RepoModel, frozen: Manifest<FrozenManifest>, locks:
     const { file, name } = splitId(id);
     const change = changeOfOldPath(model, file);
     if (!change) continue;
-    const oldTest = pickTest((model.oldFacts(file)?.tests ?? []).filter((t) => t.kind === 'test' && t.name === name), before.hash);
+    const oldTest = pickTest((model.oldPinnedFacts(file)?.tests ?? []).filter((t) => t.kind === 'test' && t.name === name), before.hash);
     if (!oldTest) continue;
     const newFile = change.status === 'deleted' ? null : change.path;
     const newId = newFile === null ? id : testId(newFile, name);
@@ -383,7 +383,7 @@ function selfApproval(model: RepoModel, frozen: Manifest<FrozenManifest>, locks:
   return problems;
 }
 
-function describeTestChange(before: TestFact, after: TestFact | undefined): string | null {
+function describeTestChange(before: PinnedTestFact, after: PinnedTestFact | undefined): string | null {
   if (!after) return 'removed';
   const changes: string[] = [];
   if (before.hash !== after.hash) changes.push('body');

@@ -13,7 +13,7 @@ import {
   type LocksManifest,
   type Manifest,
 } from '../config/manifest.js';
-import type { TestFact } from '../facts/types.js';
+import type { PinnedTestFact } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import type { FileChange } from '../repo/diff.js';
 import { writeFileAtomic } from '../util/fs.js';
@@ -80,11 +80,11 @@ export function testId(file: string, name: string): string {
 }
 
 /** The tests of a file with that name; several when titles repeat. */
-export function testsNamed(model: RepoModel, file: string, name: string): TestFact[] {
-  return (model.fileSet.has(file) ? (model.facts(file)?.tests ?? []) : []).filter((test) => test.kind === 'test' && test.name === name);
+export function testsNamed(model: RepoModel, file: string, name: string): PinnedTestFact[] {
+  return (model.fileSet.has(file) ? (model.pinnedFacts(file)?.tests ?? []) : []).filter((test) => test.kind === 'test' && test.name === name);
 }
 
 /** The test an id names, preferring the one whose body still matches when titles repeat. */
-export function pickTest(candidates: readonly TestFact[], hash: string): TestFact | undefined {
+export function pickTest(candidates: readonly PinnedTestFact[], hash: string): PinnedTestFact | undefined {
   return candidates.find((test) => test.hash === hash) ?? candidates[0];
 }

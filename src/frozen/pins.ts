@@ -1,4 +1,4 @@
-import type { TestFact, TestModifier } from '../facts/types.js';
+import type { PinnedTestFact, TestFact, TestModifier } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { gitIdentity } from '../repo/git.js';
 import { UsageError } from '../errors.js';
@@ -17,16 +17,16 @@ export async function defaultOwner(root: string): Promise<string | null> {
   return gitIdentity(root);
 }
 
-export function testsOf(model: RepoModel, file: string): TestFact[] {
+export function testsOf(model: RepoModel, file: string): PinnedTestFact[] {
   if (!model.fileSet.has(file)) throw new UsageError(`${file} is not a file of this repository`);
-  const facts = model.facts(file);
+  const facts = model.pinnedFacts(file);
   if (!facts) throw new UsageError(`${file} is not a script file tripwire can read`);
   const error = facts.parseErrors[0];
   if (error) throw new UsageError(`${file}:${error.loc.line}:${error.loc.column}: cannot parse: ${error.message}`);
   return facts.tests.filter((test) => test.kind === 'test');
 }
 
-export function theTest(tests: readonly TestFact[], file: string, name: string): TestFact {
+export function theTest(tests: readonly PinnedTestFact[], file: string, name: string): PinnedTestFact {
   const matches = tests.filter((test) => test.name === name);
   const [test] = matches;
   if (!test) {
@@ -46,7 +46,7 @@ export function whyNotFreezable(test: TestFact): string | null {
 }
 
 /** The pin of a test of `file`: its body, assertions, timeout and retries, and what it reads besides its body (reads.ts). */
-export function pin(model: RepoModel, file: string, test: TestFact, reason: string, owner: string): FrozenEntry {
+export function pin(model: RepoModel, file: string, test: PinnedTestFact, reason: string, owner: string): FrozenEntry {
   const reads = pinnedReads(model, file, test);
   return {
     hash: test.hash,

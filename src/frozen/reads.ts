@@ -1,5 +1,5 @@
 import { extractDeclarations } from '../facts/test-reads.js';
-import type { DeclarationFact, TestFact } from '../facts/types.js';
+import type { DeclarationFact, PinnedTestFact } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compareText } from '../util/compare.js';
@@ -14,8 +14,8 @@ const HELPER_DECLARATIONS = 'frozen-helper-declarations-1';
  * (`path#name`), so that an edit elsewhere in that module does not count.
  * Imports of packages are not pinned.
  */
-export function pinnedReads(model: RepoModel, file: string, test: TestFact): Record<string, string> {
-  const facts = model.facts(file);
+export function pinnedReads(model: RepoModel, file: string, test: PinnedTestFact): Record<string, string> {
+  const facts = model.pinnedFacts(file);
   if (!facts || !test.reads) return {};
   const declarations = new Map((facts.declarations ?? []).map((declaration) => [declaration.name, declaration]));
   const imported = new Map<string, { specifier: string; name: string }>();
@@ -46,6 +46,5 @@ export function pinnedReads(model: RepoModel, file: string, test: TestFact): Rec
 }
 
 function helperDeclarations(model: RepoModel, path: string): DeclarationFact[] {
-  const own = model.facts(path)?.declarations;
-  return own ?? model.derived(path, HELPER_DECLARATIONS, (text) => extractDeclarations(path, text)) ?? [];
+  return model.derived(path, HELPER_DECLARATIONS, (text) => extractDeclarations(path, text)) ?? [];
 }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
 import { extractMarkdownFacts } from '../facts/extract-markdown.js';
-import { extractScriptFacts } from '../facts/extract-script.js';
-import type { CachedFacts, FileFacts, MarkdownFacts } from '../facts/types.js';
+import { extractPinnedFacts, extractScriptFacts } from '../facts/extract-script.js';
+import type { CachedFacts, FileFacts, MarkdownFacts, PinnedFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { blobId } from '../repo/blob-id.js';
@@ -17,7 +17,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { mapRefs } from '../config/refs.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 16;
+export const FACTS_VERSION = 17;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';
@@ -103,6 +103,8 @@ export class RepoModel {
   private sortedFiles: string[] | null = null;
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
+  private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
+  private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
   private readonly callNames: string[];
@@ -345,6 +347,28 @@ export class RepoModel {
     return facts;
   }
 
+  /**
+   * Facts with what a frozen test pins of its body (PinnedFacts): the frozen
+   * layer asks for them for the files its manifests name, so the rest of the
+   * repository never pays for hashing test bodies. Null where facts() is.
+   */
+  pinnedFacts(file: string): PinnedFacts | null {
+    if (this.pinnedMemo.has(file)) return this.pinnedMemo.get(file) ?? null;
+    // facts() first: its parse errors are recorded once, and an unreadable file has no pinned facts either.
+    const facts = this.facts(file) === null ? null : this.timed(() => this.extract(file, this.knownId(file), undefined, true) as PinnedFacts | null);
+    this.pinnedMemo.set(file, facts);
+    return facts;
+  }
+
+  /** With `--base`: pinnedFacts() of a changed script file as it was at the merge base. */
+  oldPinnedFacts(path: string): PinnedFacts | null {
+    if (this.oldPinnedMemo.has(path)) return this.oldPinnedMemo.get(path) ?? null;
+    const text = this.oldFacts(path) === null ? null : this.oldText(path);
+    const facts = text === null ? null : this.timed(() => this.extract(path, null, text, true) as PinnedFacts | null);
+    this.oldPinnedMemo.set(path, facts);
+    return facts;
+  }
+
   /** With `--base`: the text a changed file had at the merge base (by its path there); null otherwise. */
   oldText(path: string): string | null {
     const oversized = this.oldOversized.get(path);
@@ -501,9 +525,9 @@ export class RepoModel {
    * Facts of a script: from the cache by `known` (a blob id) when given,
    * else from `text` (read here when not passed); null when unreadable.
    */
-  private extract(file: string, known: string | null, given?: string): FileFacts | null {
+  private extract(file: string, known: string | null, given?: string, pinned = false): FileFacts | null {
     if (known !== null) {
-      const cached = this.cache?.get(this.scriptKey(file, known));
+      const cached = this.cache?.get(this.scriptKey(file, known, pinned));
       if (cached?.kind === 'script') {
         this.stats.cached++;
         return cached;
@@ -511,22 +535,23 @@ export class RepoModel {
     }
     const text = given ?? this.text(file, false);
     if (text === null) return null;
-    const key = this.scriptKey(file, blobId(text));
+    const key = this.scriptKey(file, blobId(text), pinned);
     const cached = known === null ? this.cache?.get(key) : undefined;
     if (cached?.kind === 'script') {
       this.stats.cached++;
       return cached;
     }
-    const facts = extractScriptFacts(file, text, { calls: this.callNames });
+    const facts = (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
     this.stats.parsed++;
     if (facts.outOfStack !== true) this.cache?.set(key, facts);
     return facts;
   }
 
-  private scriptKey(file: string, id: string): string {
+  private scriptKey(file: string, id: string, pinned: boolean): string {
     // The path is part of the key (the script kind depends on it), and so are
     // the recorded callee names, the only configuration the facts depend on.
-    return createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
+    const key = createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
+    return pinned ? `pinned:${key}` : key;
   }
 
   resolve(fromFile: string, specifier: string): Resolution {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { extractScriptFacts } from '../../src/facts/extract-script.js';
-import type { TestFact } from '../../src/facts/types.js';
+import { extractPinnedFacts } from '../../src/facts/extract-script.js';
+import type { PinnedTestFact } from '../../src/facts/types.js';
 
-function tests(code: string, path = 'probe.test.ts'): TestFact[] {
-  return extractScriptFacts(path, code).tests;
+function tests(code: string, path = 'probe.test.ts'): PinnedTestFact[] {
+  return extractPinnedFacts(path, code).tests;
 }
 
 /** `name [own modifiers] [inherited]` per test or suite, in source order. */

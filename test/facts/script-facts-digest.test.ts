@@ -3,13 +3,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractScriptFacts } from '../../src/facts/extract-script.js';
+import { extractPinnedFacts, extractScriptFacts } from '../../src/facts/extract-script.js';
 
 // The facts of every script under fixtures/, as a sha256 of their JSON per
 // file. The digests were written by the one-walk extractor while a parity test
 // proved its facts byte-identical to those of the six-walk extractor it
 // replaced (issue 17 item 4). A change here is a change of facts: read the
 // diff (which files), then update with `npx vitest run -u` if it is meant.
+// The digests are of the pinned facts (what the frozen layer reads); the
+// facts every other reader gets are the same minus the body fields, which a
+// test below checks on the same sources.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
@@ -74,7 +77,7 @@ function digests(sources: readonly [string, string][]): string {
   const lines: string[] = [];
   for (const [file, text] of sources) {
     for (const calls of CALL_SETS) {
-      const digest = createHash('sha256').update(JSON.stringify(extractScriptFacts(file, text, { calls }))).digest('hex');
+      const digest = createHash('sha256').update(JSON.stringify(extractPinnedFacts(file, text, { calls }))).digest('hex');
       lines.push(`${digest}  ${file}  calls: ${calls.join(',') || 'none'}`);
     }
   }
@@ -91,5 +94,27 @@ describe('script facts', () => {
 
   it('of shapes where order and later declarations matter match their digests', async () => {
     await expect(digests(SNIPPETS)).toMatchFileSnapshot('__snapshots__/script-facts-snippets.sha256');
+  });
+
+  it('are the pinned facts without the body fields, on every fixture script and shape', () => {
+    const sources = [...scripts('fixtures').map((file): [string, string] => [file, readFileSync(path.join(ROOT, file), 'utf8')]), ...SNIPPETS];
+    let bodies = 0;
+    for (const [file, text] of sources) {
+      const { declarations, ...pinned } = extractPinnedFacts(file, text);
+      if (declarations !== undefined) bodies++;
+      const stripped = {
+        ...pinned,
+        tests: pinned.tests.map((test) => {
+          const plain: Partial<typeof test> = { ...test };
+          delete plain.hash;
+          delete plain.assertions;
+          delete plain.reads;
+          return plain;
+        }),
+      };
+      expect(JSON.stringify(extractScriptFacts(file, text)), file).toBe(JSON.stringify(stripped));
+    }
+    // The comparison is not vacuous: many fixture scripts declare tests.
+    expect(bodies).toBeGreaterThan(100);
   });
 });
