@@ -13,7 +13,16 @@ export type IsTestSupport = (file: string) => boolean;
 /** A test file or a file under a test directory: code that exists to run tests, not the product they test. */
 export function testSupport(model: RepoModel): IsTestSupport {
   const tests = model.testFileSet();
-  return (file) => tests.has(file) || file.split('/').slice(0, -1).some((dir) => TEST_SEGMENT.test(dir));
+  // Asked for every import of every free test's closure: once per file.
+  const known = new Map<string, boolean>();
+  return (file) => {
+    let support = known.get(file);
+    if (support === undefined) {
+      support = tests.has(file) || file.split('/').slice(0, -1).some((dir) => TEST_SEGMENT.test(dir));
+      known.set(file, support);
+    }
+    return support;
+  };
 }
 
 /**

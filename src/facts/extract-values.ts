@@ -60,7 +60,7 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
     const mutated = mutationOf(node);
     if (mutated) {
       const name = rootName(mutated.target);
-      if (name !== null && !isShadowed(node, name)) mutations.push({ name, how: mutated.how, loc: loc(node) });
+      if (name !== null && !isShadowed(node, name)) mutations.push({ name, how: mutated.how(), loc: loc(node) });
     }
     if (ts.isBinaryExpression(node) && isEquality(node.operatorToken.kind)) {
       const pairs: [TS.Expression, TS.Expression][] = [[node.left, node.right], [node.right, node.left]];
@@ -90,23 +90,24 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
 
   // ---- helpers (closures over the file)
 
-  /** The object or array a node writes into, with the write shortened for a message; null for anything else. */
-  function mutationOf(node: TS.Node): { target: TS.Expression; how: string } | null {
+  /** The object or array a node writes into, with the write shortened for a message (made only for a write that is recorded); null for anything else. */
+  function mutationOf(node: TS.Node): { target: TS.Expression; how: () => string } | null {
     if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind) && isAccess(node.left)) {
-      return { target: node.left, how: `${truncate(node.left.getText(sourceFile))} ${node.operatorToken.getText(sourceFile)} …` };
+      return { target: node.left, how: () => `${truncate(node.left.getText(sourceFile))} ${node.operatorToken.getText(sourceFile)} …` };
     }
     if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken) && isAccess(node.operand)) {
-      return { target: node.operand, how: truncate(node.getText(sourceFile)) };
+      return { target: node.operand, how: () => truncate(node.getText(sourceFile)) };
     }
-    if (ts.isDeleteExpression(node) && isAccess(node.expression)) return { target: node.expression, how: `delete ${truncate(node.expression.getText(sourceFile))}` };
+    if (ts.isDeleteExpression(node) && isAccess(node.expression)) return { target: node.expression, how: () => `delete ${truncate(node.expression.getText(sourceFile))}` };
     if (!ts.isCallExpression(node)) return null;
     const callee = unwrap(node.expression);
     const first = node.arguments[0];
     if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
-      return { target: first, how: `${callee.expression.text}.${callee.name.text}(${truncate(first.getText(sourceFile))}, …)` };
+      const fn = `${callee.expression.text}.${callee.name.text}`;
+      return { target: first, how: () => `${fn}(${truncate(first.getText(sourceFile))}, …)` };
     }
     if (ts.isPropertyAccessExpression(callee) && MUTATING_METHODS.has(callee.name.text)) {
-      return { target: callee.expression, how: `${truncate(callee.getText(sourceFile))}(…)` };
+      return { target: callee.expression, how: () => `${truncate(callee.getText(sourceFile))}(…)` };
     }
     return null;
   }
