@@ -1,3 +1,4 @@
+import type { Concurrency } from '../facts/pool.js';
 import { type PresetName } from '../config/schema.js';
 import { type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
@@ -31,6 +32,8 @@ export interface CheckOptions {
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
+  /** Threads that extract the facts the cache lacks, the main one included (default `auto`; see facts/pool.ts). */
+  concurrency?: Concurrency;
   /** Told of each phase and each file's facts (a terminal's progress line). */
   progress?: Progress;
 }

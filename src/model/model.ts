@@ -9,7 +9,7 @@ import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { blobId } from '../repo/blob-id.js';
 import { compileGlobs, globBase, isDynamicGlob } from '../util/glob.js';
-import { formatBytes, MAX_INPUT_BYTES, readBounded, streamFile } from '../repo/read.js';
+import { formatBytes, MAX_INPUT_BYTES, readBounded, streamFile, type BoundedRead } from '../repo/read.js';
 import type { FileChange } from '../repo/diff.js';
 import type { Loc } from '../types.js';
 import { paidListRefFiles } from '../config/refs.js';
@@ -104,6 +104,10 @@ export class RepoModel {
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
+  /** Facts extracted on another thread (engine/prefetch.ts), with the text they were extracted from: taken by extract(). */
+  private readonly offered = new Map<string, { text: string; facts: FileFacts }>();
+  /** Reads done ahead for scriptsToExtract: text() takes them as its own read, and records what it would have. */
+  private readonly readAhead = new Map<string, BoundedRead>();
   private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
@@ -228,8 +232,8 @@ export class RepoModel {
       return null;
     }
     this.stats.read++;
-    // The configuration was read whole by the loader, under its own bound: it is what sets the limit.
-    const read = readBounded(join(this.root, file), file === this.configFile ? MAX_INPUT_BYTES : this.maxFileBytes);
+    const read = this.readAhead.get(file) ?? this.readDisk(file);
+    this.readAhead.delete(file);
     if (read.ok) text = read.bytes.toString('utf8');
     else if (read.tooLarge) this.tooLarge(file, read.size);
     else this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
@@ -239,6 +243,11 @@ export class RepoModel {
     if (keep || text === null) this.textMemo.set(file, text);
     if (!this.fileSet.has(file)) this.outsideReads.set(file, text === null ? null : blobId(text));
     return text;
+  }
+
+  private readDisk(file: string): BoundedRead {
+    // The configuration was read whole by the loader, under its own bound: it is what sets the limit.
+    return readBounded(join(this.root, file), file === this.configFile ? MAX_INPUT_BYTES : this.maxFileBytes);
   }
 
   /** A file over limits.maxFileBytes, once: it is not read, so nothing in it is checked. */
@@ -360,6 +369,40 @@ export class RepoModel {
     return facts;
   }
 
+  /**
+   * The scripts among `files` whose facts neither this run nor the fact cache
+   * holds, each with its text: what facts() would have to extract. Nothing is
+   * recorded here: the read is kept for text(), which records what it finds
+   * (a file too large, unreadable) only if a rule asks for the file.
+   */
+  scriptsToExtract(files: Iterable<string>): { file: string; text: string }[] {
+    const out: { file: string; text: string }[] = [];
+    for (const file of files) {
+      if (!isScriptFile(file) || !this.fileSet.has(file) || this.factsMemo.has(file) || this.offered.has(file) || this.readAhead.has(file)) continue;
+      // Overlays, files git reports oversized and unfollowed links are text()'s to decide, on the main thread.
+      if (this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
+      const known = this.knownId(file);
+      if (known !== null && this.cache?.get(this.scriptKey(file, known, false))?.kind === 'script') continue;
+      const read = this.readDisk(file);
+      this.readAhead.set(file, read);
+      if (!read.ok) continue;
+      const text = read.bytes.toString('utf8');
+      if (known === null && this.cache?.get(this.scriptKey(file, blobId(text), false))?.kind === 'script') continue;
+      out.push({ file, text });
+    }
+    return out;
+  }
+
+  /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
+  extractionCalls(): readonly string[] {
+    return this.callNames;
+  }
+
+  /** Facts extracted from `text` on another thread: facts() takes them instead of extracting the file again. */
+  offerFacts(file: string, text: string, facts: FileFacts): void {
+    if (!this.factsMemo.has(file)) this.offered.set(file, { text, facts });
+  }
+
   /** With `--base`: pinnedFacts() of a changed script file as it was at the merge base. */
   oldPinnedFacts(path: string): PinnedFacts | null {
     if (this.oldPinnedMemo.has(path)) return this.oldPinnedMemo.get(path) ?? null;
@@ -476,8 +519,7 @@ export class RepoModel {
    * is broken for every test that loads it, whatever the test uses of it.
    */
   private checkedFiles(): Set<string> {
-    const roots = [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...paidListRefFiles(this.config), ...(this.configFile === null ? [] : [this.configFile])];
-    const checked = new Set(roots);
+    const checked = new Set(this.checkRoots());
     const queue = [...checked];
     for (let i = 0; i < queue.length; i++) {
       const current = queue[i] ?? '';
@@ -489,6 +531,11 @@ export class RepoModel {
       }
     }
     return checked;
+  }
+
+  /** Where the files whose syntax a verdict depends on start (checkedFiles): tests, shipped files, the map files and the configuration. */
+  checkRoots(): string[] {
+    return [...this.testFiles(), ...this.matching(this.config.shipped.include), ...mapRefs(this.config).map((ref) => ref.file), ...paidListRefFiles(this.config), ...(this.configFile === null ? [] : [this.configFile])];
   }
 
   /** One problem per file however many errors the parser found, and however many rules or passes read it. */
@@ -533,6 +580,8 @@ export class RepoModel {
         return cached;
       }
     }
+    const offered = pinned || given !== undefined ? undefined : this.offered.get(file);
+    if (offered) this.offered.delete(file);
     const text = given ?? this.text(file, false);
     if (text === null) return null;
     const key = this.scriptKey(file, blobId(text), pinned);
@@ -541,7 +590,8 @@ export class RepoModel {
       this.stats.cached++;
       return cached;
     }
-    const facts = (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
+    // Facts a worker extracted from this very text: the same the line below would give.
+    const facts = (offered?.text === text ? offered.facts : undefined) ?? (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
     this.stats.parsed++;
     if (facts.outOfStack !== true) this.cache?.set(key, facts);
     return facts;

@@ -9,7 +9,7 @@ import { compareText } from './compare.js';
 export interface RunStats {
   phases: PhaseTime[];
   rules: RuleTime[];
-  facts: { parsed: number; cached: number; read: number };
+  facts: { parsed: number; cached: number; read: number; workers?: { threads: number; parsed: number } };
 }
 
 export interface PhaseTime {
@@ -54,8 +54,9 @@ export function formatStats(stats: RunStats, all: boolean): string {
   const rules = [...stats.rules].sort((a, b) => b.ms - a.ms || compareText(a.id, b.id));
   const ruleRows: string[][] = [['Rule', 'Time (ms)', 'Relative']];
   for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([rule.id, rule.ms.toFixed(1), share(rule.ms)]);
-  const { parsed, cached, read } = stats.facts;
-  return `${table(rows)}\n${table(ruleRows)}\nFacts: ${parsed} file(s) parsed, ${cached} from the cache, ${read} read from disk; total ${total.toFixed(1)} ms\n`;
+  const { parsed, cached, read, workers } = stats.facts;
+  const threads = workers === undefined ? '' : ` (${workers.parsed} of them by ${workers.threads} worker thread${workers.threads === 1 ? '' : 's'})`;
+  return `${table(rows)}\n${table(ruleRows)}\nFacts: ${parsed} file(s) parsed${threads}, ${cached} from the cache, ${read} read from disk; total ${total.toFixed(1)} ms\n`;
 }
 
 function table(rows: string[][]): string {

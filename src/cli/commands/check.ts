@@ -27,6 +27,7 @@ export async function checkCommand(argv: string[], io: Io, help: string): Promis
       'max-warnings': { type: 'string' },
       cache: { type: 'boolean', default: true },
       'cache-location': { type: 'string' },
+      concurrency: { type: 'string' },
       base: { type: 'string' },
       staged: { type: 'boolean' },
       baseline: { type: 'boolean', default: true },
@@ -46,6 +47,7 @@ export async function checkCommand(argv: string[], io: Io, help: string): Promis
     maxWarnings = Number(values['max-warnings']);
     if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings expects a non-negative integer, got '${values['max-warnings']}'`);
   }
+  const concurrency = values.concurrency === undefined ? undefined : parseConcurrency(values.concurrency);
   const started = performance.now();
   const cwd = resolveCwd(io.cwd, values.cwd);
   const options = {
@@ -56,6 +58,7 @@ export async function checkCommand(argv: string[], io: Io, help: string): Promis
     ...(values.rule !== undefined && { rules: values.rule }),
     ...(values['cache-location'] !== undefined && { cacheLocation: resolve(io.cwd, values['cache-location']) }),
     ...(values.base !== undefined && { base: values.base }),
+    ...(concurrency !== undefined && { concurrency }),
     ...(values.staged === true && { staged: true }),
     ...(values.baseline === false && { baseline: false }),
     ...(values['update-baseline'] === true && { updateBaseline: true }),
@@ -107,4 +110,12 @@ function writeOutput(given: string, file: string, text: string): void {
     const reason = error instanceof Error ? (/^([A-Z0-9_]+: [^,]+)/.exec(error.message)?.[1] ?? error.message) : String(error);
     throw new EnvironmentError(`cannot write ${given}: ${reason}`);
   }
+}
+
+/** `--concurrency`: a positive integer, `auto` or `off`, as ESLint's option of the same name. */
+function parseConcurrency(value: string): number | 'auto' | 'off' {
+  if (value === 'auto' || value === 'off') return value;
+  const threads = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(threads) || threads < 1) throw new UsageError(`--concurrency expects a positive integer, 'auto' or 'off', got '${value}'`);
+  return threads;
 }

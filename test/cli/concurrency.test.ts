@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureRepo } from '../support/fixture-repo.js';
+import { git, runCli, writeFiles } from '../support/repo.js';
+
+// --concurrency: the facts the cache lacks are extracted on several threads
+// (engine/prefetch.ts, facts/pool.ts). Whatever the number of threads, the
+// report is the one the main thread alone gives. Speed is the benchmarks'
+// business (bench/), never asserted here.
+
+interface Report {
+  findings: unknown[];
+  summary: { ms: number; stats?: { facts: { parsed: number; workers?: { threads: number; parsed: number } } } };
+}
+
+/** The demo harness with 120 more free tests, a chain from some of them to a model SDK, and a module that does not parse. */
+function largerDemo(): string {
+  const dir = fixtureRepo('demo');
+  const files: Record<string, string> = {
+    'test/helpers/llm-client.ts': `import OpenAI from 'openai';\nexport const client = new OpenAI();\nexport async function ask(q: string) { return client.responses.create({ model: 'm', input: q }); }\n`,
+    'test/helpers/broken.ts': `export const = ;\n`,
+    // Read by no rule: not a test, not shipped, imported by nothing.
+    'scripts/orphan-broken.ts': `function ( {\n`,
+  };
+  for (let i = 0; i < 120; i++) {
+    const helper = i % 40 === 0 ? `import { ask } from './helpers/llm-client.js';\n` : i % 55 === 0 ? `import { value } from './helpers/broken.js';\n` : `import { score } from './helpers/local-${i % 7}.js';\n`;
+    files[`test/generated-${i}.test.ts`] = `${helper}import { describe, expect, it } from 'vitest';\ndescribe('generated ${i}', () => {\n  it('holds ${i}', () => { expect(${i}).toBe(${i}); });\n});\n`;
+  }
+  for (let k = 0; k < 7; k++) files[`test/helpers/local-${k}.ts`] = `export function score(x: number): number { return x * ${k}; }\n`;
+  writeFiles(dir, files);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'more tests');
+  return dir;
+}
+
+function check(dir: string, ...args: string[]): Report {
+  const run = runCli(['check', '--no-cache', '--format', 'json', '--stats', ...args], dir);
+  expect(run.code, run.stderr).toBe(1);
+  return JSON.parse(run.stdout) as Report;
+}
+
+describe('--concurrency', () => {
+  it('reports the same findings on 1, 2 and 3 threads, and the threads did extract', () => {
+    const dir = largerDemo();
+    const alone = check(dir, '--concurrency', 'off');
+    expect(alone.summary.stats?.facts.workers).toBeUndefined();
+    // The chain to the SDK and the module that does not parse are found; the orphan is read by no rule.
+    const text = JSON.stringify(alone.findings);
+    expect(text).toContain('generated-40.test.ts');
+    expect(text).toContain('test/helpers/broken.ts');
+    expect(text).not.toContain('orphan-broken');
+    for (const threads of ['1', '2', '3']) {
+      const report = check(dir, '--concurrency', threads);
+      expect(report.findings, `--concurrency ${threads}`).toEqual(alone.findings);
+      expect(report.summary.stats?.facts.parsed).toBe(alone.summary.stats?.facts.parsed);
+      const workers = report.summary.stats?.facts.workers;
+      if (threads === '1') expect(workers).toBeUndefined();
+      else {
+        expect(workers?.threads).toBe(Number(threads) - 1);
+        expect(workers?.parsed).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('auto starts no thread for a repository this small', () => {
+    const report = check(largerDemo());
+    expect(report.summary.stats?.facts.workers).toBeUndefined();
+  });
+
+  it('refuses a value that is not a positive integer, auto or off', () => {
+    const dir = fixtureRepo('demo');
+    for (const value of ['0', '', 'two', '1.5']) {
+      const run = runCli(['check', '--concurrency', value], dir);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`--concurrency expects a positive integer, 'auto' or 'off', got '${value}'`);
+    }
+  });
+});
