@@ -280,7 +280,13 @@ function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pendi
       seen.add(key);
       const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
       if (!fact) continue;
-      findings.push({ messageId: 'unresolvedImport', file, loc: fact.loc, message: `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.` });
+      const resolution = model.resolve(file, specifier);
+      const why = resolution.kind === 'missing' ? resolution.why : undefined;
+      const message =
+        why === undefined
+          ? `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.`
+          : `cannot resolve '${specifier}' from ${file}: ${why}. What it imports was not checked for paid calls. Fix the package's entry (exports, main), or add its sources to the repository.`;
+      findings.push({ messageId: 'unresolvedImport', file, loc: fact.loc, message });
     }
   }
   return findings;

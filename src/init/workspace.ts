@@ -1,6 +1,4 @@
-import { parse as parseYaml } from 'yaml';
-import { compileGlobs } from '../util/glob.js';
-import { isRecord } from '../util/guards.js';
+import { memberDirs, packageDirs as repoPackageDirs, workspaceGlobs } from '../repo/workspaces.js';
 import { inFixture } from './globs.js';
 import { readManifest, type RepoScan } from './scan.js';
 
@@ -20,19 +18,13 @@ export interface Package {
  * package.json. Nested packages a glob does not name are not members.
  */
 export function workspacePackages(scan: RepoScan): Package[] {
-  const globs = memberGlobs(scan);
   const root: Package = { dir: '', name: nameOf(scan.packageJson), scan };
-  if (globs.length === 0) return [root];
-  const member = compileGlobs(globs);
-  return [root, ...packageDirs(scan).filter((dir) => member(dir)).map((dir) => packageAt(scan, dir))];
+  return [root, ...memberDirs(memberGlobs(scan), packageDirs(scan)).map((dir) => packageAt(scan, dir))];
 }
 
 /** Every directory below the root that holds a package.json, outside node_modules and fixture folders. */
 export function packageDirs(scan: RepoScan): string[] {
-  return scan.files
-    .filter((file) => file.endsWith('/package.json') && !file.includes('node_modules/') && !inFixture(file))
-    .map((file) => file.slice(0, -'/package.json'.length))
-    .sort();
+  return repoPackageDirs(scan.files).filter((dir) => !inFixture(`${dir}/package.json`));
 }
 
 /** The package whose directory is `dir`, read as its own scan. */
@@ -42,21 +34,7 @@ export function packageAt(scan: RepoScan, dir: string): Package {
 }
 
 function memberGlobs(scan: RepoScan): string[] {
-  const out: string[] = [];
-  const workspaces = scan.packageJson?.workspaces;
-  const list = Array.isArray(workspaces) ? workspaces : isRecord(workspaces) && Array.isArray(workspaces.packages) ? workspaces.packages : [];
-  for (const entry of list) if (typeof entry === 'string') out.push(entry);
-  const pnpm = scan.text('pnpm-workspace.yaml');
-  if (pnpm !== null) {
-    let data: unknown;
-    try {
-      data = parseYaml(pnpm);
-    } catch {
-      data = null;
-    }
-    if (isRecord(data) && Array.isArray(data.packages)) for (const entry of data.packages) if (typeof entry === 'string') out.push(entry);
-  }
-  return out.map((glob) => glob.replace(/^\.\//, '').replace(/\/+$/, '')).filter((glob) => glob !== '' && glob !== '.');
+  return workspaceGlobs(scan.packageJson, scan.text('pnpm-workspace.yaml'));
 }
 
 function nameOf(manifest: Record<string, unknown> | null): string | null {

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { memberDirs, packageDirs, workspaceGlobs } from '../repo/workspaces.js';
 import { isRecord } from '../util/guards.js';
 import { toPosix } from '../util/path.js';
 
 export type Resolution =
   | { kind: 'file'; path: string }
   | { kind: 'package'; name: string }
-  | { kind: 'missing' };
+  /** `why`: what was looked for, when a plain "cannot resolve" would not say (a workspace package's entry). */
+  | { kind: 'missing'; why?: string };
 
 export interface Resolver {
   /** Resolves `specifier` as imported from the repo-relative `fromFile`. */
@@ -65,6 +67,17 @@ const TS_EXTENSION = /\.(?:d\.)?[cm]?tsx?$/;
 const DECLARATION = /\.d\.(?:[^./]+\.)?[cm]?ts$/;
 // `bundler` resolution's conditions for imports maps (getConditions), plus `default`.
 const CONDITIONS = new Set(['import', 'types', 'default']);
+/** Where a package's build writes, when its tsconfig does not say (outDir): an entry there is looked for in the sources. */
+const BUILD_DIRS = ['dist', 'build', 'lib', 'out', 'esm', 'cjs'];
+const BUILT_EXTENSION = /(?:\.d)?\.[cm]?[jt]sx?$/;
+
+/** A package of the repository's workspaces (workspaces.ts), by the name other packages import it by. */
+interface WorkspaceMember {
+  dir: string;
+  manifest: Record<string, unknown>;
+  /** Another member's directory under the same name: a workspace npm, yarn and pnpm refuse, so the import resolves to neither. */
+  twin?: string;
+}
 
 function parseJson(text: string): Record<string, unknown> | undefined {
   const value: unknown = parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false });
@@ -180,6 +193,86 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
   const memo = new Map<string, Map<string, Resolution>>();
   const configForDir = new Map<string, CompilerPaths>();
   const packageJsons = new Map<string, Record<string, unknown> | undefined>();
+  let members: Map<string, WorkspaceMember> | undefined;
+
+  /** The root's workspace members (npm, yarn, bun `workspaces`; pnpm-workspace.yaml) by package name. */
+  function workspaceMembers(): Map<string, WorkspaceMember> {
+    if (members) return members;
+    members = new Map();
+    const rootManifest = readPackageJson('');
+    const pnpm = files.has('pnpm-workspace.yaml') ? (readFile('pnpm-workspace.yaml') ?? null) : null;
+    const globs = workspaceGlobs(rootManifest, pnpm);
+    if (globs.length === 0) return members;
+    for (const dir of memberDirs(globs, packageDirs(files))) {
+      const manifest = readPackageJson(dir);
+      const name = manifest?.name;
+      if (!manifest || typeof name !== 'string' || name === '') continue;
+      const first = members.get(name);
+      members.set(name, first ? { ...first, twin: dir } : { dir, manifest });
+    }
+    return members;
+  }
+
+  /**
+   * A bare import of a workspace package, as a package manager links it: its
+   * package.json `exports` (conditions types, import, default), else `types`,
+   * `typings`, `main` and index, then the subpath as a path. An entry in the
+   * build output (absent from the repository) is looked for in the sources
+   * (the package tsconfig's outDir → rootDir, else dist/build/lib/… → src).
+   * Nothing found is a missing module, never an external package: what the
+   * package runs must be checked.
+   */
+  function resolveWorkspace(name: string, member: WorkspaceMember, sub: string): Resolution {
+    const { dir, manifest } = member;
+    const subpath = `.${sub}`;
+    if (member.twin !== undefined) return { kind: 'missing', why: `two workspace packages are named ${name} (${dir} and ${member.twin}), which package managers refuse` };
+    const candidates: string[] = [];
+    if (manifest.exports !== undefined && manifest.exports !== null) {
+      const exportsMap = isRecord(manifest.exports) && Object.keys(manifest.exports).some((key) => key.startsWith('.')) ? manifest.exports : { '.': manifest.exports };
+      const patterns = Object.keys(exportsMap).flatMap((key) => keyPattern(key) ?? []);
+      const match = matchKey(patterns, subpath);
+      if (!match) return { kind: 'missing', why: `the workspace package ${name} (${dir}) exports no '${subpath}'` };
+      collectTargets(exportsMap[match.pattern.key], match.star, dir, candidates);
+    } else if (sub === '') {
+      candidates.push(...directoryCandidates(dir));
+    } else {
+      const target = join(dir, sub.slice(1));
+      candidates.push(...fileCandidates(target, true), ...directoryCandidates(target));
+    }
+    const hit = pickCandidate(candidates, files) ?? pickCandidate(candidates.flatMap((candidate) => sourceCandidates(dir, candidate)), files);
+    if (hit !== undefined) return { kind: 'file', path: hit };
+    return { kind: 'missing', why: `the workspace package ${name} (${dir}) has no file in the repository for '${subpath}' (looked for ${describeEntry(manifest)}, and for its sources)` };
+  }
+
+  /**
+   * An entry in the package's build output, mapped back to where its sources
+   * would be: by the package tsconfig (outDir → rootDir) when it compiles to
+   * an outDir, then from a usual build directory to src/ and to the package
+   * root (a bundler's own config, tsdown or tsup, is not read).
+   */
+  function sourceCandidates(dir: string, candidate: string): string[] {
+    const inPackage = dir === '' ? candidate : candidate.startsWith(`${dir}/`) ? candidate.slice(dir.length + 1) : null;
+    if (inPackage === null) return [];
+    const options = packageCompilerOptions(dir);
+    const pairs: [string, string][] = [];
+    if (typeof options?.outDir === 'string' && options.noEmit !== true) pairs.push([join('', options.outDir), typeof options.rootDir === 'string' ? join('', options.rootDir) : 'src']);
+    for (const build of BUILD_DIRS) pairs.push([build, 'src'], [build, '']);
+    const out: string[] = [];
+    for (const [outDir, rootDir] of pairs) {
+      if (outDir === '' || !inPackage.startsWith(`${outDir}/`)) continue;
+      // A build renames as it compiles (src/index.ts → dist/index.mjs, index.d.cts): the source is found by its stem.
+      const source = join(join(dir, rootDir), inPackage.slice(outDir.length + 1)).replace(BUILT_EXTENSION, '');
+      out.push(...fileCandidates(source, false), ...fileCandidates(join(source, 'index'), false));
+    }
+    return out;
+  }
+
+  function packageCompilerOptions(dir: string): Record<string, unknown> | undefined {
+    const rel = join(dir, 'tsconfig.json');
+    const text = files.has(rel) ? readFile(rel) : undefined;
+    const options = text === undefined ? undefined : parseJson(text)?.compilerOptions;
+    return isRecord(options) ? options : undefined;
+  }
 
   function readPackageJson(dir: string): Record<string, unknown> | undefined {
     const rel = join(dir, 'package.json');
@@ -337,10 +430,14 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
       const found = loadPath(join(baseUrl, specifier), directoryOnly);
       if (found) return found;
     }
+    // After `paths`, where a package manager links the workspace packages (node_modules).
+    const name = packageName(specifier);
+    const member = workspaceMembers().get(name);
+    if (member) return resolveWorkspace(name, member, specifier.slice(name.length));
     // A mapped alias that resolves nowhere is a broken import, not a package;
     // a catch-all `*` mapping, though, also sees every real package.
     if (match && match.pattern.prefix !== '') return MISSING;
-    return { kind: 'package', name: packageName(specifier) };
+    return { kind: 'package', name };
   }
 
   return {
@@ -359,4 +456,10 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
       return result;
     },
   };
+}
+
+/** The entry fields a package.json sets, for a message. */
+function describeEntry(manifest: Record<string, unknown>): string {
+  const fields = ['exports', 'types', 'typings', 'main'].filter((field) => manifest[field] !== undefined);
+  return fields.length === 0 ? 'index' : `its ${fields.join(', ')}`;
 }

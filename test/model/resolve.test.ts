@@ -225,3 +225,97 @@ describe('createResolver beyond TypeScript', () => {
     expect(reads).toBe(0);
   });
 });
+
+describe('workspace packages (issue 19 item 1): a bare import of a member resolves to its sources, never to an external package', () => {
+  const member = (name: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ name, version: '1.0.0', ...extra });
+  const npm = fixture({
+    'package.json': JSON.stringify({ private: true, workspaces: ['packages/*', '!packages/vendored'] }),
+    'packages/grader/package.json': member('@acme/grader', { exports: { '.': { types: './build/out/index.d.ts', import: './build/out/index.js' }, './parts/*': './build/out/parts/*.js' } }),
+    'packages/grader/tsconfig.json': JSON.stringify({ compilerOptions: { outDir: 'build/out', rootDir: 'lib' } }),
+    'packages/grader/lib/index.ts': 'export {};',
+    'packages/grader/lib/parts/score.ts': 'export {};',
+    'packages/helpers/package.json': member('@acme/helpers', { main: './dist/index.js' }),
+    'packages/helpers/src/index.ts': 'export {};',
+    'packages/helpers/src/judge.ts': 'export {};',
+    'packages/bundled/package.json': member('@acme/bundled', { exports: { '.': { import: './dist/index.mjs', require: './dist/index.cjs', types: './dist/index.d.mts' } } }),
+    'packages/bundled/src/index.ts': 'export {};',
+    'packages/checked-only/package.json': member('@acme/checked-only', { exports: { './facade': { import: './dist/facade/index.mjs' } } }),
+    'packages/checked-only/tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: '.', noEmit: true } }),
+    'packages/checked-only/src/facade/index.ts': 'export {};',
+    'packages/direct/package.json': member('direct', { main: 'src/main.ts' }),
+    'packages/direct/src/main.ts': 'export {};',
+    'packages/no-entry/package.json': member('@acme/no-entry', { main: './dist/index.js' }),
+    'packages/twin-a/package.json': member('twin'),
+    'packages/twin-a/index.ts': 'export {};',
+    'packages/twin-b/package.json': member('twin'),
+    'packages/twin-b/index.ts': 'export {};',
+    'packages/vendored/package.json': member('@acme/vendored', { main: 'index.ts' }),
+    'packages/vendored/index.ts': 'export {};',
+    'apps/web/test/a.test.ts': '',
+  });
+  const resolver = ours(npm.root, npm.discovered);
+  const from = 'apps/web/test/a.test.ts';
+
+  it('follows exports conditions into the build output, and from there to the sources by the package tsconfig (outDir → rootDir)', () => {
+    expect(resolver.resolve(from, '@acme/grader')).toEqual({ kind: 'file', path: 'packages/grader/lib/index.ts' });
+    expect(resolver.resolve(from, '@acme/grader/parts/score')).toEqual({ kind: 'file', path: 'packages/grader/lib/parts/score.ts' });
+  });
+
+  it('without exports: main, mapped from dist/ to src/ when the package has no outDir, and a subpath as a path', () => {
+    expect(resolver.resolve(from, '@acme/helpers')).toEqual({ kind: 'file', path: 'packages/helpers/src/index.ts' });
+    expect(resolver.resolve(from, '@acme/helpers/src/judge')).toEqual({ kind: 'file', path: 'packages/helpers/src/judge.ts' });
+    expect(resolver.resolve(from, 'direct')).toEqual({ kind: 'file', path: 'packages/direct/src/main.ts' });
+    // A bundler renames as it builds: dist/index.mjs comes from src/index.ts.
+    expect(resolver.resolve(from, '@acme/bundled')).toEqual({ kind: 'file', path: 'packages/bundled/src/index.ts' });
+    // A tsconfig that only type-checks (noEmit) says nothing of where the build writes.
+    expect(resolver.resolve(from, '@acme/checked-only/facade')).toEqual({ kind: 'file', path: 'packages/checked-only/src/facade/index.ts' });
+  });
+
+  it('fails closed, with the reason: a subpath exports does not list, an entry with no file, a name two members share', () => {
+    expect(resolver.resolve(from, '@acme/grader/weights')).toEqual({ kind: 'missing', why: "the workspace package @acme/grader (packages/grader) exports no './weights'" });
+    expect(resolver.resolve(from, '@acme/no-entry')).toEqual({ kind: 'missing', why: "the workspace package @acme/no-entry (packages/no-entry) has no file in the repository for '.' (looked for its main, and for its sources)" });
+    expect(resolver.resolve(from, 'twin')).toEqual({ kind: 'missing', why: 'two workspace packages are named twin (packages/twin-a and packages/twin-b), which package managers refuse' });
+  });
+
+  it('a directory the workspaces exclude (!glob) is no member: its name is an external package, as is any other', () => {
+    expect(resolver.resolve(from, '@acme/vendored')).toEqual({ kind: 'package', name: '@acme/vendored' });
+    expect(resolver.resolve(from, 'openai')).toEqual({ kind: 'package', name: 'openai' });
+  });
+
+  it('reads pnpm-workspace.yaml, and yarn\'s { packages } form', () => {
+    const pnpm = fixture({
+      'package.json': JSON.stringify({ private: true }),
+      'pnpm-workspace.yaml': "packages:\n  - 'libs/*'\n",
+      'libs/kit/package.json': member('kit', { main: 'src/index.ts' }),
+      'libs/kit/src/index.ts': 'export {};',
+      'test/a.test.ts': '',
+    });
+    expect(ours(pnpm.root, pnpm.discovered).resolve('test/a.test.ts', 'kit')).toEqual({ kind: 'file', path: 'libs/kit/src/index.ts' });
+    const yarn = fixture({
+      'package.json': JSON.stringify({ private: true, workspaces: { packages: ['libs/*'] } }),
+      'libs/kit/package.json': member('kit', { main: 'src/index.ts' }),
+      'libs/kit/src/index.ts': 'export {};',
+      'test/a.test.ts': '',
+    });
+    expect(ours(yarn.root, yarn.discovered).resolve('test/a.test.ts', 'kit')).toEqual({ kind: 'file', path: 'libs/kit/src/index.ts' });
+  });
+
+  it('tsconfig paths come first, as in TypeScript; without workspaces a package name stays external', () => {
+    const aliased = fixture({
+      'package.json': JSON.stringify({ private: true, workspaces: ['libs/*'] }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { kit: ['./shims/kit.ts'] } } }),
+      'shims/kit.ts': 'export {};',
+      'libs/kit/package.json': member('kit', { main: 'src/index.ts' }),
+      'libs/kit/src/index.ts': 'export {};',
+      'test/a.test.ts': '',
+    });
+    expect(ours(aliased.root, aliased.discovered).resolve('test/a.test.ts', 'kit')).toEqual({ kind: 'file', path: 'shims/kit.ts' });
+    const plain = fixture({
+      'package.json': JSON.stringify({ private: true }),
+      'libs/kit/package.json': member('kit', { main: 'src/index.ts' }),
+      'libs/kit/src/index.ts': 'export {};',
+      'test/a.test.ts': '',
+    });
+    expect(ours(plain.root, plain.discovered).resolve('test/a.test.ts', 'kit')).toEqual({ kind: 'package', name: 'kit' });
+  });
+});
