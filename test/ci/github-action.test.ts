@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -34,20 +34,23 @@ function list(value: unknown, what: string): Yaml[] {
 const action = record(parse(ACTION_TEXT), 'action.yml');
 const workflow = record(parse(WORKFLOW_TEXT), 'the example workflow');
 const actionSteps = list(record(action.runs, 'runs').steps, 'runs.steps');
-const [checkStep] = actionSteps;
+const stepById = (id: string): Yaml | undefined => actionSteps.find((step) => step.id === id);
+const checkStep = stepById('check');
+const keyStep = stepById('cache-key');
 
 describe('action.yml, the composite action', () => {
   it('declares a name, a description, and the inputs config, base and format', () => {
     expect(typeof action.name).toBe('string');
     expect(typeof action.description).toBe('string');
     const inputs = record(action.inputs, 'inputs');
-    for (const name of ['config', 'base', 'format', 'sarif-file', 'step-summary', 'working-directory']) {
+    for (const name of ['config', 'base', 'format', 'sarif-file', 'step-summary', 'working-directory', 'cache']) {
       const input = record(inputs[name], `inputs.${name}`);
       expect(typeof input.description, name).toBe('string');
       expect(input.required, name).toBe(false);
     }
     expect(record(inputs.format, 'format').default).toBe('github');
     expect(record(inputs['step-summary'], 'step-summary').default).toBe('true');
+    expect(record(inputs.cache, 'cache').default).toBe('true');
     expect(Object.keys(record(action.outputs, 'outputs')).sort()).toEqual(['exit-code', 'sarif-file']);
   });
 
@@ -66,7 +69,33 @@ describe('action.yml, the composite action', () => {
       TRIPWIRE_SARIF: '${{ inputs.sarif-file }}',
       TRIPWIRE_STEP_SUMMARY: '${{ inputs.step-summary }}',
       TRIPWIRE_PUSH_BEFORE: '${{ github.event.before }}',
+      TRIPWIRE_CACHE_DIR: '${{ steps.cache-key.outputs.dir }}',
     });
+    expect(keyStep?.env).toEqual({ TRIPWIRE_CACHE: '${{ inputs.cache }}' });
+  });
+
+  it('restores the caches before the check and saves them after it, whatever its outcome, keyed by version and lock files', () => {
+    const ids = actionSteps.map((step) => step.id ?? step.uses);
+    expect(ids).toEqual(['cache-key', 'restore', 'check', 'actions/cache/save@v4']);
+    const restore = record(stepById('restore'), 'the restore step');
+    const save = record(actionSteps[3], 'the save step');
+    expect(restore.uses).toBe('actions/cache/restore@v4');
+    expect(restore.if).toBe("${{ steps.cache-key.outputs.dir != '' }}");
+    expect(save.if).toBe("${{ always() && steps.cache-key.outputs.dir != '' }}");
+    const restoreWith = record(restore.with, 'restore.with');
+    const saveWith = record(save.with, 'save.with');
+    expect(restoreWith.path).toBe('${{ steps.cache-key.outputs.dir }}');
+    expect(saveWith.path).toBe(restoreWith.path);
+    expect(saveWith.key).toBe('${{ steps.restore.outputs.cache-primary-key }}');
+    const key = String(restoreWith.key);
+    expect(key).toContain('${{ steps.cache-key.outputs.version }}');
+    for (const lock of ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock']) expect(key).toContain(`'**/${lock}'`);
+    // Keys are immutable: each run saves under its own, and restores the newest of the same version.
+    expect(key).toMatch(/-\$\{\{ github\.run_id \}\}-\$\{\{ github\.run_attempt \}\}$/);
+    expect(String(restoreWith['restore-keys']).trim().split('\n').map((line) => line.trim())).toEqual([
+      key.replace(/\$\{\{ github\.run_id \}\}-\$\{\{ github\.run_attempt \}\}$/, ''),
+      'tripwire-${{ runner.os }}-${{ steps.cache-key.outputs.version }}-',
+    ]);
   });
 
   it('runs check with --base, prints the chosen format, and writes SARIF for code scanning', () => {
@@ -221,6 +250,37 @@ describe('the action\'s script, run as the runner runs it', () => {
     const sarif: { runs: { results: unknown[] }[] } = JSON.parse(readFileSync(join(dir, 'tripwire.sarif'), 'utf8'));
     expect(sarif.runs[0]?.results).toEqual([]);
     expect(run.summary).toMatch(/^# earlier step\n## ✅ tripwire found nothing to fix: 0 errors, 0 warnings\n/);
+  });
+
+  it('keeps its caches, and the key that signs them, where the cache steps save and restore them', () => {
+    const dir = pullRequest({ 'src/version.ts': `export const VERSION = '1.0.1';\n` });
+    // The key step: where (under RUNNER_TEMP) and the version; nothing with cache false.
+    const keyOutputs = (cache: string): string => {
+      const outputFile = join(dir, '..', 'key-output');
+      writeFileSync(outputFile, '');
+      const result = spawnSync('bash', ['-c', String(keyStep?.run)], { cwd: dir, encoding: 'utf8', env: { ...process.env, GITHUB_OUTPUT: outputFile, GITHUB_ACTION_PATH: PACKAGE_ROOT, RUNNER_TEMP: join(dir, '..'), TRIPWIRE_CACHE: cache } });
+      expect(result.status).toBe(0);
+      return readFileSync(outputFile, 'utf8');
+    };
+    const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const cacheDir = join(dir, '..', 'tripwire-cache');
+    expect(keyOutputs('true')).toBe(`dir=${cacheDir}\nversion=${version}\n`);
+    expect(keyOutputs('false')).toBe('dir=\n');
+
+    const first = runAction(dir, {}, { TRIPWIRE_CACHE_DIR: cacheDir });
+    expect(first.code).toBe(0);
+    expect(existsSync(join(cacheDir, 'home', 'tripwire', 'key'))).toBe(true);
+    const cached = readdirSync(join(cacheDir, 'caches'));
+    expect(cached.length).toBeGreaterThan(0);
+    // Nothing went to the default places: the repository's node_modules or the user's cache.
+    expect(existsSync(join(dir, 'node_modules', '.cache', 'tripwire'))).toBe(false);
+    // A restored cache on another runner (another home directory) verifies: the verdict comes from it.
+    const otherHome = mkdtempSync(join(tmpdir(), 'tripwire-runner-home-'));
+    temps.push(otherHome);
+    const second = runAction(dir, {}, { TRIPWIRE_CACHE_DIR: cacheDir, HOME: otherHome, TIMING: '1' });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toContain('Timing: the verdict came from the result cache');
   });
 
   const VIOLATION = { 'test/unit/summary.test.ts': `import OpenAI from 'openai';\nimport { test } from 'vitest';\n\ntest('summarizes', () => new OpenAI());\n` };
