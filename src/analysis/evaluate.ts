@@ -459,7 +459,8 @@ function member(object: Value, prop: Value): Value | undefined {
 }
 
 function exportsName(exports: readonly { kind: string; name?: string }[], name: string): boolean {
-  return exports.some((e) => e.name === name || e.kind === 'star');
+  // A type of that name holds no value to evaluate.
+  return exports.some((e) => (e.kind !== 'type' && e.name === name) || e.kind === 'star');
 }
 
 function jsonValue(file: string, text: string, errors: EvalError[]): Value | null {

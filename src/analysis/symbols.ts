@@ -53,6 +53,8 @@ interface GraphNode {
 export class SymbolGraph {
   private readonly nodes = new Map<NodeId, GraphNode>();
   private readonly missing = new Map<NodeId, Unresolved>();
+  /** starProvides' answers, by file, specifier and name. */
+  private readonly provides = new Map<string, boolean>();
   private next: Map<NodeId, NodeId> | null = null;
   private solvedSize = -1;
 
@@ -237,15 +239,52 @@ export class SymbolGraph {
       } else if (fact.kind === 'reexport' && fact.name === name) {
         found = true;
         this.pushTarget(node, file, fact.specifier, fact.imported);
+      } else if (fact.kind === 'type' && fact.name === name) {
+        // A type: nothing runs, and the name is known.
+        found = true;
       }
     }
     if (!found) {
       const stars = facts.exports.filter((e) => e.kind === 'star');
-      for (const star of stars) this.pushTarget(node, file, star.specifier, name);
-      // A name the file does not export: assume the worst, every unit.
-      if (stars.length === 0) for (const unit of units) node.edges.push(this.unitNode(file, unit));
+      // `export *` passes on only the names its target exports: follow the branches that provide this one.
+      const providing = stars.filter((star) => this.starProvides(file, star.specifier, name));
+      for (const star of providing) this.pushTarget(node, file, star.specifier, name);
+      if (providing.length === 0) {
+        // A name the file does not export, through no branch either: assume the worst, every unit and every module it re-exports whole.
+        for (const star of stars) this.pushTarget(node, file, star.specifier, '*');
+        for (const unit of units) node.edges.push(this.unitNode(file, unit));
+      }
     }
     return id;
+  }
+
+  /**
+   * Whether `export * from specifier` (in `fromFile`) may pass on `name`: its
+   * target exports it, or passes it on from a module of its own. A package, a
+   * module that does not resolve or cannot be read, and a CommonJS module may
+   * export anything: yes.
+   */
+  private starProvides(fromFile: string, specifier: string, name: string, seen?: Set<string>): boolean {
+    // Only a search from the top is complete: inside a cycle, a module already on the path says no for now.
+    const top = seen === undefined;
+    const key = `${fromFile}\0${specifier}\0${name}`;
+    const known = top ? this.provides.get(key) : undefined;
+    if (known !== undefined) return known;
+    const path = seen ?? new Set<string>([fromFile]);
+    const target = this.model.resolve(fromFile, specifier);
+    let answer: boolean;
+    if (target.kind !== 'file') answer = true;
+    else if (path.has(target.path)) answer = false;
+    else {
+      path.add(target.path);
+      const facts = this.model.facts(target.path);
+      answer =
+        !facts ||
+        facts.exports.some((e) => e.kind === 'commonjs' || ((e.kind === 'local' || e.kind === 'reexport' || e.kind === 'type') && e.name === name)) ||
+        facts.exports.some((e) => e.kind === 'star' && this.starProvides(target.path, e.specifier, name, path));
+    }
+    if (top) this.provides.set(key, answer);
+    return answer;
   }
 
   private unitNode(file: string, unit: Unit): NodeId {

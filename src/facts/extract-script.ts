@@ -305,7 +305,11 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
       this.exports.push({ kind: 'local', name: 'default', local: 'default', loc: this.loc(statement) });
       return;
     }
-    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) return;
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
+      // It runs nothing, but an import of its name is an import of something the module exports, not of an unknown name.
+      if (this.hasModifier(statement, ts.SyntaxKind.ExportKeyword)) this.exports.push({ kind: 'type', name: statement.name.text, loc: this.loc(statement) });
+      return;
+    }
     if (this.hasModifier(statement, ts.SyntaxKind.DeclareKeyword)) return;
 
     const exported = this.hasModifier(statement, ts.SyntaxKind.ExportKeyword);
@@ -422,15 +426,18 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
           const typeOnly = statement.isTypeOnly || element.isTypeOnly;
           const imported = (element.propertyName ?? element.name).text;
           bindings.push({ imported, local: element.name.text, typeOnly });
-          if (!typeOnly) this.exports.push({ kind: 'reexport', name: element.name.text, specifier, imported, loc });
+          this.exports.push(typeOnly ? { kind: 'type', name: element.name.text, loc } : { kind: 'reexport', name: element.name.text, specifier, imported, loc });
         }
       }
       this.imports.push({ specifier, kind: 'reexport', typeOnly: statement.isTypeOnly, bindings, loc });
       return;
     }
-    if (clause && ts.isNamedExports(clause) && !statement.isTypeOnly) {
+    if (clause && ts.isNamedExports(clause)) {
       for (const element of clause.elements) {
-        if (element.isTypeOnly) continue;
+        if (statement.isTypeOnly || element.isTypeOnly) {
+          this.exports.push({ kind: 'type', name: element.name.text, loc });
+          continue;
+        }
         const local = (element.propertyName ?? element.name).text;
         const origin = this.importedFrom.get(local);
         // `import { a } from './x'; export { a }` is a re-export for resolution purposes.

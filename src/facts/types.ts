@@ -87,7 +87,9 @@ export type ExportFact =
   /** `export * from './x'`. */
   | { kind: 'star'; specifier: string; loc: Loc }
   /** `module.exports = …` / `exports.x = …`: every unit is reachable. */
-  | { kind: 'commonjs'; loc: Loc };
+  | { kind: 'commonjs'; loc: Loc }
+  /** `export interface X`, `export type X = …`, `export type { X }`, `export { type X } from './x'`: a name that runs nothing, but that the module does export. */
+  | { kind: 'type'; name: string; loc: Loc };
 
 export interface MockFact {
   specifier: string;

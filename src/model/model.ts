@@ -17,7 +17,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { mapRefs } from '../config/refs.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
-export const FACTS_VERSION = 17;
+export const FACTS_VERSION = 18;
 
 export interface FileProblem {
   kind: 'read-error' | 'parse-error' | 'unfollowed-symlink';

@@ -180,3 +180,37 @@ describe(`${RULE}: which code owns the paid call`, () => {
     expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error', 'packages/wrapper/test/live.test.ts:1 paidImport error']);
   });
 });
+
+describe(`${RULE}: names through export *`, () => {
+  // `export *` passes on only the names its target exports: a pure name asked of a barrel is not looked for in a sibling module
+  // that does not export it (which made every declaration of that module part of the chain).
+  const barrel = (testImports: string) =>
+    makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'] } }),
+      'src/index.ts': "export * from './client.js';\nexport * from './pure.js';\n",
+      'src/client.ts': "import OpenAI from 'openai';\nexport function makeClient() { return new OpenAI(); }\n",
+      'src/pure.ts': "export function slug(text: string) { return text.toLowerCase(); }\nexport interface SlugOptions { lower: boolean }\nexport type Case = 'lower' | 'upper';\n",
+      'test/unit.test.ts': `${testImports}\nimport { expect, test } from 'vitest';\ntest('x', () => { expect(1).toBe(1); });\n`,
+    });
+
+  test('a pure name of a barrel reaches only the module that exports it', async () => {
+    const result = await check({ cwd: barrel("import { slug } from '../src/index.js';"), cache: false, rules: [RULE] });
+    expect(ofRule(result)).toEqual([]);
+  });
+
+  test('a name exported by the module that imports the SDK still reaches it through the barrel', async () => {
+    const result = await check({ cwd: barrel("import { makeClient } from '../src/index.js';"), cache: false, rules: [RULE] });
+    expect(ofRule(result).map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual(['test/unit.test.ts:1 sdkThroughProduct']);
+    expect(ofRule(result)[0]?.message).toContain('makeClient (src/client.ts)');
+  });
+
+  test('a type imported without `type` is a name the barrel exports, not an unknown one', async () => {
+    const result = await check({ cwd: barrel("import { slug, SlugOptions, Case } from '../src/index.js';"), cache: false, rules: [RULE] });
+    expect(ofRule(result)).toEqual([]);
+  });
+
+  test('a name no branch exports is the worst case: every module the barrel re-exports', async () => {
+    const result = await check({ cwd: barrel("import { nowhere } from '../src/index.js';"), cache: false, rules: [RULE] });
+    expect(ofRule(result).map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual(['test/unit.test.ts:1 sdkThroughProduct']);
+  });
+});
