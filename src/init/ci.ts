@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
 import { LineCounter, isNode, parseDocument } from 'yaml';
-import { UNKNOWN, splitShell } from '../facts/shell.js';
+import { EXPRESSION } from '../facts/shell.js';
+
+export { commandsOf } from '../facts/shell.js';
 
 /** One `run:` step of a GitHub Actions job, with what it can see. */
 export interface CiStep {
@@ -31,7 +33,6 @@ type Mapping = Record<string, unknown>;
 
 /** GitHub only runs workflows directly in this directory, never in subdirectories. */
 const WORKFLOW_FILE = /^\.github\/workflows\/[^/]+\.ya?ml$/;
-const EXPRESSION = /\$\{\{.*?\}\}/gs;
 const SECRET_REFERENCE = /\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*'([^']+)'\s*\]|\[\s*"([^"]+)"\s*\])/g;
 const WORKSPACE_PREFIX = /^\$\{\{\s*github\.workspace\s*\}\}(?=\/|$)/;
 
@@ -159,49 +160,4 @@ function normalizeCwd(raw: string): string | null {
   const normal = posix.normalize(path).replace(/\/+$/, '');
   if (/^\.\.(\/|$)/.test(normal)) return null;
   return normal === '.' ? '' : normal;
-}
-
-/**
- * The commands of a `run:` text as argv arrays. Leading `VAR=value`
- * assignments and wrappers (`env`, `npx`, `timeout 30`…) are dropped and
- * `bash -c "…"` is expanded, as `splitShell` does; `cd DIR` stays a command
- * of its own. A word holding a `${{ … }}` expression is ''.
- */
-export function commandsOf(run: string): string[][] {
-  const lines = run
-    .replace(EXPRESSION, UNKNOWN)
-    .replace(/\\\r?\n/g, ' ')
-    .split('\n')
-    .map(withoutComment)
-    // The `&` of `2>&1` duplicates a descriptor; it does not end a command.
-    .map((line) => line.replace(/\d*>&[\d-]+/g, ' '));
-  return splitShell(lines.join('\n'))
-    .map((argv) => withoutRedirections(argv.map((word) => word ?? '')))
-    .filter((argv) => argv.length > 0);
-}
-
-/** Drops a `#` comment: one that starts a word, outside quotes. */
-function withoutComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      else if (ch === '\\' && quote === '"') i++;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '\\') i++;
-    else if (ch === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) return line.slice(0, i);
-  }
-  return line;
-}
-
-/** `> out.log`, `2>/dev/null`, `< input` name files, not arguments. */
-function withoutRedirections(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const redirect = /^\d*(>>?|<)(.*)$/.exec(argv[i] ?? '');
-    if (redirect === null) out.push(argv[i] ?? '');
-    else if (redirect[2] === '') i++;
-  }
-  return out;
 }
