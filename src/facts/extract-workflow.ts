@@ -11,6 +11,7 @@ const NAMED_SECRET = /\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*'([^']+
 /** `secrets[matrix.key]`, `toJSON(secrets)`: a secret (or every one) chosen at run time. */
 const COMPUTED_SECRET = /\bsecrets\s*\[\s*[^'"\s]|\bsecrets\b(?!\s*[.[])/;
 
+const MAX_DEPTH = 64;
 const START: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
 /**
@@ -77,8 +78,9 @@ class Reader {
   }
 
   private events(on: Pair): void {
-    const value = on.value;
-    const add = (node: unknown): void => {
+    const value = this.deref(on.value);
+    const add = (item: unknown): void => {
+      const node = this.deref(item);
       const name = this.scalar(node);
       if (name !== null && this.yaml.isNode(node)) this.facts.events.push({ name, loc: this.loc(node.range) });
     };
@@ -90,7 +92,7 @@ class Reader {
 
   private job(id: string, pair: Pair): void {
     const keyLoc = this.yaml.isNode(pair.key) ? this.loc(pair.key.range) : START;
-    const definition = pair.value;
+    const definition = this.deref(pair.value);
     if (!this.yaml.isMap(definition)) {
       this.shape(definition ?? pair.key, `job ${id} is not a mapping`);
       return;
@@ -113,7 +115,7 @@ class Reader {
     if (steps !== undefined && steps !== null) {
       if (!this.yaml.isSeq(steps)) this.shape(steps, `jobs.${id}.steps is not a list`);
       else steps.items.forEach((item, index) => {
-        const step = this.step(item, index);
+        const step = this.step(this.deref(item), index);
         if (step) job.steps.push(step);
         else this.shape(item, `jobs.${id}.steps[${index}] is not a mapping`);
       });
@@ -155,9 +157,12 @@ class Reader {
   }
 
   /** Every secret referenced in the scalars under `node`; `keyed`: the node is a mapping of variable → value. */
-  private secretsIn(node: unknown, key: string | null, keyed = false): SecretFact[] {
-    if (this.yaml.isMap(node)) return node.items.flatMap((pair) => this.secretsIn(pair.value, keyed ? this.scalar(pair.key) : key, this.envKey(pair)));
-    if (this.yaml.isSeq(node)) return node.items.flatMap((item) => this.secretsIn(item, key));
+  private secretsIn(value: unknown, key: string | null, keyed = false, depth = 0): SecretFact[] {
+    const node = this.deref(value);
+    // An alias can name a node that contains it: the walk stops where no hand-written workflow goes.
+    if (depth > MAX_DEPTH) return [];
+    if (this.yaml.isMap(node)) return node.items.flatMap((pair) => this.secretsIn(pair.value, keyed ? this.scalar(pair.key) : key, this.envKey(pair), depth + 1));
+    if (this.yaml.isSeq(node)) return node.items.flatMap((item) => this.secretsIn(item, key, false, depth + 1));
     if (!this.yaml.isScalar(node) || typeof node.value !== 'string') return [];
     const out: SecretFact[] = [];
     const loc = this.loc(node.range);
@@ -179,7 +184,7 @@ class Reader {
   private needs(node: unknown): string[] {
     const one = this.scalar(node);
     if (one !== null) return [one];
-    return this.yaml.isSeq(node) ? node.items.map((item) => this.scalar(item)).filter((name): name is string => name !== null) : [];
+    return this.yaml.isSeq(node) ? node.items.map((item) => this.scalar(this.deref(item))).filter((name): name is string => name !== null) : [];
   }
 
   private defaultCwd(owner: YAMLMap): string | null {
@@ -198,7 +203,12 @@ class Reader {
   }
 
   private get(map: YAMLMap, key: string): unknown {
-    return this.pair(map, key)?.value;
+    return this.deref(this.pair(map, key)?.value);
+  }
+
+  /** An alias (`*defaults`) stands for the node its anchor names. */
+  private deref(node: unknown): unknown {
+    return this.yaml.isAlias(node) ? node.resolve(this.doc) : node;
   }
 
   /** Strings as they are; numbers and booleans as YAML wrote them; anything else is absent. */
