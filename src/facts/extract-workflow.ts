@@ -23,7 +23,7 @@ const START: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 export function extractWorkflowFacts(source: string): WorkflowFacts {
   const { LineCounter: Counter, parseDocument } = loadYaml();
   const lines = new Counter();
-  const doc = parseDocument(source, { lineCounter: lines, uniqueKeys: false });
+  const doc = parseDocument(source, { lineCounter: lines });
   const facts: WorkflowFacts = { kind: 'workflow', parseErrors: [], shapeErrors: [], events: [], secrets: [], cwd: null, jobs: [] };
   const loc = locator(lines);
   if (doc.errors.length > 0) {
@@ -47,12 +47,18 @@ function locator(lines: LineCounter): Locate {
 
 class Reader {
   private readonly yaml = loadYaml();
+  /** While an aliased job (`second: *job`) is read: its alias, where everything in it is reported. */
+  private aliasLoc: Loc | null = null;
 
   constructor(
     private readonly doc: Document,
-    private readonly loc: Locate,
+    private readonly locate: Locate,
     private readonly facts: WorkflowFacts,
   ) {}
+
+  private loc(range: readonly number[] | null | undefined): Loc {
+    return this.aliasLoc ?? this.locate(range);
+  }
 
   read(): void {
     const root = this.doc.contents;
@@ -64,10 +70,10 @@ class Reader {
     const on = this.pair(root, 'on') ?? this.pair(root, true);
     if (on) this.events(on);
     this.facts.secrets = this.secretsIn(this.get(root, 'env'), null, true);
-    this.facts.cwd = this.defaultCwd(root);
+    this.facts.cwd = this.defaultCwd(root, 'the workflow');
     const jobs = this.get(root, 'jobs');
     if (!this.yaml.isMap(jobs)) {
-      this.shape(jobs ?? root, '`jobs` is not a mapping');
+      this.shape(jobs ?? root, 'jobs is not a mapping');
       return;
     }
     for (const pair of jobs.items) {
@@ -87,11 +93,19 @@ class Reader {
     if (this.yaml.isScalar(value)) add(value);
     else if (this.yaml.isSeq(value)) value.items.forEach(add);
     else if (this.yaml.isMap(value)) value.items.forEach((pair) => add(pair.key));
-    else this.shape(value ?? on.key, '`on` names no event');
   }
 
   private job(id: string, pair: Pair): void {
     const keyLoc = this.yaml.isNode(pair.key) ? this.loc(pair.key.range) : START;
+    this.aliasLoc = this.yaml.isAlias(pair.value) ? this.locate(pair.value.range) : null;
+    try {
+      this.jobBody(id, pair, keyLoc);
+    } finally {
+      this.aliasLoc = null;
+    }
+  }
+
+  private jobBody(id: string, pair: Pair, keyLoc: Loc): void {
     const definition = this.deref(pair.value);
     if (!this.yaml.isMap(definition)) {
       this.shape(definition ?? pair.key, `job ${id} is not a mapping`);
@@ -107,7 +121,7 @@ class Reader {
       needs: this.needs(this.get(definition, 'needs')),
       uses: this.located(uses),
       inheritSecrets: this.scalar(secretsValue) === 'inherit',
-      cwd: this.defaultCwd(definition),
+      cwd: this.defaultCwd(definition, `job ${id}`),
       secrets: definition.items.filter((item) => this.scalar(item.key) !== 'steps').flatMap((item) => this.secretsIn(item.value, null, this.envKey(item))),
       steps: [],
     };
@@ -137,10 +151,13 @@ class Reader {
       }
     }
     const first = node.items[0]?.key;
+    // From the step's start (a flow mapping's `{`) to the end of its first key.
+    const start = node.range?.[0] ?? 0;
+    const stepLoc = this.yaml.isNode(first) && first.range ? this.loc([start, first.range[1]]) : this.loc(node.range);
     return {
       index,
       name: this.scalar(this.get(node, 'name')),
-      loc: this.yaml.isNode(first) ? this.loc(first.range) : this.loc(node.range),
+      loc: stepLoc,
       if: this.condition(this.get(node, 'if')),
       run: runText === null || !this.yaml.isNode(run) ? null : { text: runText, loc: this.loc(run.range) },
       uses: this.located(this.get(node, 'uses')),
@@ -187,10 +204,20 @@ class Reader {
     return this.yaml.isSeq(node) ? node.items.map((item) => this.scalar(this.deref(item))).filter((name): name is string => name !== null) : [];
   }
 
-  private defaultCwd(owner: YAMLMap): string | null {
+  private defaultCwd(owner: YAMLMap, what: string): string | null {
     const defaults = this.get(owner, 'defaults');
-    const run = this.yaml.isMap(defaults) ? this.get(defaults, 'run') : undefined;
-    return this.yaml.isMap(run) ? this.scalar(this.get(run, 'working-directory')) : null;
+    if (defaults === undefined || defaults === null) return null;
+    if (!this.yaml.isMap(defaults)) {
+      this.shape(defaults, `defaults of ${what} is not a mapping`);
+      return null;
+    }
+    const run = this.get(defaults, 'run');
+    if (run === undefined || run === null) return null;
+    if (!this.yaml.isMap(run)) {
+      this.shape(run, `defaults.run of ${what} is not a mapping`);
+      return null;
+    }
+    return this.scalar(this.get(run, 'working-directory'));
   }
 
   private located(node: unknown): { value: string; loc: Loc } | null {
