@@ -16,6 +16,10 @@ const messages = {
   prTargetRunsPrCode: { description: 'A pull_request_target workflow checks out the pull request\'s head in a job that receives a model API key or runs paid tests: the pull request\'s code runs with the key, whatever the condition.' },
   unparsableWorkflow: { description: 'A workflow file does not parse as YAML, or a part of it is not the shape GitHub runs: nothing in that part was checked.' },
   unevaluableExpression: { description: 'A condition or a secret reference of a job that the rule must judge cannot be evaluated statically (a syntax it does not read, a secret chosen by a matrix value): reported once, at the node.' },
+  unprovenCondition: {
+    description: 'On a pull-request event, a job or step that receives a model API key or runs paid tests has a condition that depends on values tripwire cannot read (a job\'s output, a label, an input): it may keep untrusted authors out or not.',
+    heuristic: true,
+  },
   unseenReusableWorkflow: { description: 'On a pull-request event, a job without a trust condition passes secrets (`secrets: inherit`) to a reusable workflow in another repository, which the rule cannot read.' },
 } satisfies Record<string, MessageKind>;
 
@@ -194,6 +198,8 @@ class WorkflowCheck {
       this.report('unevaluableExpression', loc, `${subject}, and its condition cannot be evaluated statically (${gate.error}), so it is not known to restrict the run to trusted authors. Rewrite the condition, e.g. \`${TRUST_EXAMPLE}\`.`);
     } else if (gate.why === 'wrongField') {
       this.report('trustOnWrongField', loc, `${subject}, and its condition tests ${gate.field}, not github.event.pull_request.author_association: ${consequence}. Test the author's association instead, e.g. \`${TRUST_EXAMPLE}\`.`, related);
+    } else if (gate.why === 'unproven') {
+      this.report('unprovenCondition', loc, `${subject}, under a condition that reads ${gate.reads.join(', ') || 'values'} and not the author's association: tripwire cannot tell whether it keeps untrusted authors out (a heuristic). If it is meant as the trust check, state it on the association, e.g. \`${TRUST_EXAMPLE}\`.`, related);
     } else if (gate.why === 'untrustedAssociation') {
       this.report('untrustedAssociation', loc, `${subject}, and its author_association condition lets ${gate.admits ?? 'an untrusted author'} through: ${consequence}. Allow only ${this.options.trustedAssociations.join(', ')}.`, related);
     } else {

@@ -163,6 +163,8 @@ const RUNS_AFTER_SKIP = new Set(['always', 'failure', 'cancelled']);
 export type Gate =
   | { gated: true }
   | { gated: false; why: 'none' | 'wrongField' | 'untrustedAssociation'; field?: string; admits?: string }
+  /** A condition that depends on values not known here (a job's output, a label): it may or may not keep untrusted authors out. */
+  | { gated: false; why: 'unproven'; reads: string[] }
   | { gated: false; why: 'unparsable'; error: string };
 
 export interface ParsedCondition {
@@ -187,14 +189,13 @@ export function gateOf(condition: ParsedCondition | null, event: string, trusted
   if ('error' in parsed) return { gated: false, why: 'unparsable', error: parsed.error };
   const trustedSet = new Set(trusted.map((value) => value.toUpperCase()));
   const untrusted = AUTHOR_ASSOCIATIONS.filter((value) => !trustedSet.has(value));
-  const admits = untrusted.find((association) => {
-    const value = evaluate(parsed, (path) => (path === TRUST_FIELD ? association : path === 'github.event_name' ? event : UNKNOWN_VALUE));
-    return truth(value) !== false;
-  });
-  if (admits === undefined) return { gated: true };
-  if (parsed.paths.includes(TRUST_FIELD)) return { gated: false, why: 'untrustedAssociation', admits };
+  const verdicts = untrusted.map((association) => ({ association, value: truth(evaluate(parsed, (path) => (path === TRUST_FIELD ? association : path === 'github.event_name' ? event : UNKNOWN_VALUE))) }));
+  const admits = verdicts.find((verdict) => verdict.value === true)?.association;
+  if (admits === undefined && verdicts.every((verdict) => verdict.value === false)) return { gated: true };
   const field = parsed.paths.find((path) => OTHER_TRUST_FIELDS.test(path));
-  return field === undefined ? { gated: false, why: 'none' } : { gated: false, why: 'wrongField', field };
+  if (field !== undefined && !parsed.paths.includes(TRUST_FIELD)) return { gated: false, why: 'wrongField', field };
+  if (admits !== undefined) return parsed.paths.includes(TRUST_FIELD) ? { gated: false, why: 'untrustedAssociation', admits } : { gated: false, why: 'none' };
+  return { gated: false, why: 'unproven', reads: [...new Set(parsed.paths.filter((path) => path !== TRUST_FIELD && path !== 'github.event_name'))] };
 }
 
 /** A job whose condition calls always(), failure() or cancelled() runs even when a job it needs was skipped. */

@@ -171,6 +171,17 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
     ).toEqual(['.github/workflows/ci.yml:4:9-4:34 trustOnWrongField', '.github/workflows/ci.yml:8:9-8:75 trustOnWrongField']);
   });
 
+  it('reports a condition it cannot prove either way (a label, a job output) as unprovenCondition: a warning, an error under strict', async () => {
+    const files = {
+      ...HARNESS,
+      '.github/workflows/ci.yml': "on:\n  pull_request:\n    types: [labeled]\njobs:\n  a:\n    if: github.event.label.name == 'run-evals'\n    env: { OPENAI_API_KEY: \"${{ secrets.OPENAI_API_KEY }}\" }\n    steps: [{ run: node a.mjs }]\n",
+    };
+    const recommended = await check({ cwd: makeGitRepo(files), cache: false, rules: ['paid-ci-lanes'] });
+    expect(recommended.findings.map((f) => `${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual(['6:9 unprovenCondition warn']);
+    const strict = await check({ cwd: makeGitRepo({ ...files, 'tripwire.config.json': '{ "preset": "strict", "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"] } }' }), cache: false, rules: ['paid-ci-lanes'] });
+    expect(strict.findings.map((f) => `${f.line}:${f.column} ${f.messageId} ${f.severity}`)).toEqual(['6:9 unprovenCondition error']);
+  });
+
   it('judges every pull-request event the workflow has: a guard on pull_request alone leaves pull_request_target open', async () => {
     expect(
       await reported({
