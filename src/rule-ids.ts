@@ -7,6 +7,7 @@ export const RULE_IDS = [
   'no-test-carve-outs',
   'no-dangling-references',
   'no-weakened-frozen-tests',
+  'paid-ci-lanes',
 ] as const;
 
 export type RuleId = (typeof RULE_IDS)[number];

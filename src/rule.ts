@@ -33,8 +33,12 @@ export interface RuleFinding<MessageId extends string = string> {
 
 export interface RuleMeta<MessageId extends string = string> {
   description: string;
-  /** The languages of the files its findings land in, for the ESLint surface. */
-  languages: ('js/js' | 'markdown/commonmark' | 'markdown/gfm' | 'json/json')[];
+  /**
+   * The languages of the files its findings land in, for the ESLint surface.
+   * `yaml/yaml`: YAML files, which ESLint lints only through a YAML parser
+   * (yaml-eslint-parser presents them as `js/js`): not in the code presets.
+   */
+  languages: ('js/js' | 'markdown/commonmark' | 'markdown/gfm' | 'json/json' | 'yaml/yaml')[];
   recommended: boolean;
   /** Every kind of finding the rule can report; `check` can report no other id. */
   messages: Record<MessageId, MessageKind>;

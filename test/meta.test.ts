@@ -12,9 +12,9 @@ function doc(id: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'rules', `${id}.md`), 'utf8');
 }
 
-/** The fenced `ts` (or, for a Markdown rule, `md`) block that follows a ❌ or ✅ marker. */
+/** The fenced `ts` (or, for a Markdown rule, `md`; for a workflow rule, `yaml`) block that follows a ❌ or ✅ marker. */
 function example(text: string, marker: '❌' | '✅'): string {
-  const match = new RegExp(`${marker}[^\\n]*\\n+\`\`\`(?:ts|md)\\n([\\s\\S]*?)\`\`\``).exec(text);
+  const match = new RegExp(`${marker}[^\\n]*\\n+\`\`\`(?:ts|md|yaml)\\n([\\s\\S]*?)\`\`\``).exec(text);
   if (!match?.[1]) throw new Error(`no ${marker} example`);
   return match[1];
 }
@@ -70,6 +70,12 @@ const SHIPPED_HARNESS = {
   'tests/review/fixtures/small/change.diff': '+ a line\n',
 };
 
+const CI_HARNESS = {
+  'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }',
+  'package.json': JSON.stringify({ name: 'reviewer', private: true, scripts: { test: 'vitest run' } }),
+  'test/format.test.ts': `import { expect, test } from 'vitest';\ntest('trims', () => {\n  expect(' a '.trim()).toBe('a');\n});\n`,
+};
+
 /** Where each rule's doc examples are written, and the harness around them. */
 const EXAMPLE_HARNESS: Record<string, { files: Record<string, string>; exampleFile: string }> = {
   'no-paid-calls-in-free-tests': { files: { 'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"] } }' }, exampleFile: 'test/example.test.ts' },
@@ -79,6 +85,7 @@ const EXAMPLE_HARNESS: Record<string, { files: Record<string, string>; exampleFi
   'no-weakened-frozen-tests': { files: FROZEN_HARNESS, exampleFile: 'test/findings.test.ts' },
   'no-test-carve-outs': { files: SHIPPED_HARNESS, exampleFile: 'skills/review/SKILL.md' },
   'no-dangling-references': { files: SHIPPED_HARNESS, exampleFile: 'skills/review/SKILL.md' },
+  'paid-ci-lanes': { files: CI_HARNESS, exampleFile: '.github/workflows/ci.yml' },
 };
 
 describe.each(rules.map((rule) => [rule.id, rule] as const))('rule %s', (id, rule) => {

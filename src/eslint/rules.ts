@@ -12,7 +12,8 @@ const ESLINT_LANGUAGES = new Set(['js/js', 'markdown/commonmark', 'markdown/gfm'
  * reporting the findings located in the linted file. No second implementation.
  */
 export function toEslintRule(rule: TripwireRule): Rule.RuleModule {
-  const languages = rule.meta.languages.filter((language) => ESLINT_LANGUAGES.has(language));
+  // A YAML parser for ESLint (yaml-eslint-parser) presents YAML files as `js/js`.
+  const languages = [...new Set(rule.meta.languages.flatMap((language) => (language === 'yaml/yaml' ? ['js/js'] : ESLINT_LANGUAGES.has(language) ? [language] : [])))];
   const report = (context: Rule.RuleContext): void => {
     for (const finding of findingsForFile(rule, context)) {
       const fix = finding.fix;

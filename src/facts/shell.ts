@@ -116,3 +116,52 @@ export function expandCommand(argv: Word[]): Word[][] {
   }
   return rest.length > 0 ? [rest] : [];
 }
+
+/** A GitHub Actions `${{ … }}` expression in a workflow value. */
+export const EXPRESSION = /\$\{\{.*?\}\}/gs;
+
+/**
+ * The commands of a `run:` text as argv arrays. Leading `VAR=value`
+ * assignments and wrappers (`env`, `npx`, `timeout 30`…) are dropped and
+ * `bash -c "…"` is expanded, as `splitShell` does; `cd DIR` stays a command
+ * of its own. A word holding a `${{ … }}` expression is '' (unless `expression`
+ * replaces each expression by a marker of the caller's).
+ */
+export function commandsOf(run: string, expression: string = UNKNOWN): string[][] {
+  const lines = run
+    .replace(EXPRESSION, expression)
+    .replace(/\\\r?\n/g, ' ')
+    .split('\n')
+    .map(withoutComment)
+    // The `&` of `2>&1` duplicates a descriptor; it does not end a command.
+    .map((line) => line.replace(/\d*>&[\d-]+/g, ' '));
+  return splitShell(lines.join('\n'))
+    .map((argv) => withoutRedirections(argv.map((word) => word ?? '')))
+    .filter((argv) => argv.length > 0);
+}
+
+/** Drops a `#` comment: one that starts a word, outside quotes. */
+function withoutComment(line: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"') i++;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '\\') i++;
+    else if (ch === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) return line.slice(0, i);
+  }
+  return line;
+}
+
+/** `> out.log`, `2>/dev/null`, `< input` name files, not arguments. */
+function withoutRedirections(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const redirect = /^\d*(>>?|<)(.*)$/.exec(argv[i] ?? '');
+    if (redirect === null) out.push(argv[i] ?? '');
+    else if (redirect[2] === '') i++;
+  }
+  return out;
+}

@@ -366,5 +366,70 @@ export interface DerivedFacts {
   value: unknown;
 }
 
+/** A `${{ secrets.X }}` reference in a workflow, or an API-key variable set from one. */
+export interface SecretFact {
+  /** The secret's name; null when an expression computes it (`secrets[matrix.key]`, `toJSON(secrets)`). */
+  name: string | null;
+  /** The key the value is assigned to (an `env:` variable, a `with:` input), if any. */
+  key: string | null;
+  /** The value holding the reference. */
+  loc: Loc;
+}
+
+/** An `if:` condition as written, with where it is. */
+export interface ConditionFact {
+  text: string;
+  loc: Loc;
+}
+
+export interface WorkflowStepFact {
+  index: number;
+  name: string | null;
+  /** The step (its first key). */
+  loc: Loc;
+  if: ConditionFact | null;
+  run: { text: string; loc: Loc } | null;
+  uses: { value: string; loc: Loc } | null;
+  /** Scalar `with:` inputs. */
+  with: { key: string; value: string; loc: Loc }[];
+  /** `working-directory:` as written. */
+  cwd: string | null;
+  /** Every secret referenced under the step (its env, inputs, run text). */
+  secrets: SecretFact[];
+}
+
+export interface WorkflowJobFact {
+  id: string;
+  name: string | null;
+  /** The job's key. */
+  loc: Loc;
+  if: ConditionFact | null;
+  needs: string[];
+  /** A reusable workflow the job calls instead of running steps. */
+  uses: { value: string; loc: Loc } | null;
+  /** `secrets: inherit`: the called workflow receives every secret. */
+  inheritSecrets: boolean;
+  /** `defaults.run.working-directory` as written. */
+  cwd: string | null;
+  /** Secrets referenced under the job outside its steps (env, strategy, services, `with:`, `secrets:`). */
+  secrets: SecretFact[];
+  steps: WorkflowStepFact[];
+}
+
+/** Facts of a GitHub Actions workflow file, from one `yaml` parse. */
+export interface WorkflowFacts {
+  kind: 'workflow';
+  parseErrors: { message: string; loc: Loc }[];
+  /** Parts that are not the shape GitHub runs (`jobs` not a mapping, a step that is not one): reported, never skipped. */
+  shapeErrors: { message: string; loc: Loc }[];
+  /** The events that trigger it (`on:`), each where it is named. */
+  events: { name: string; loc: Loc }[];
+  /** Secrets the workflow-level `env:` references. */
+  secrets: SecretFact[];
+  /** `defaults.run.working-directory` as written. */
+  cwd: string | null;
+  jobs: WorkflowJobFact[];
+}
+
 /** What the fact cache holds: the facts of a script or of a Markdown file, and values derived from a file's text. */
 export type CachedFacts = FileFacts | MarkdownFacts | DerivedFacts;

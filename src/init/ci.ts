@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
-import { LineCounter, isNode, parseDocument } from 'yaml';
-import { UNKNOWN, splitShell } from '../facts/shell.js';
+import { extractWorkflowFacts, WORKFLOW_FILE } from '../facts/extract-workflow.js';
+import type { WorkflowFacts } from '../facts/types.js';
+
+export { commandsOf } from '../facts/shell.js';
 
 /** One `run:` step of a GitHub Actions job, with what it can see. */
 export interface CiStep {
@@ -27,17 +29,11 @@ export interface CiReadError {
   message: string;
 }
 
-type Mapping = Record<string, unknown>;
-
-/** GitHub only runs workflows directly in this directory, never in subdirectories. */
-const WORKFLOW_FILE = /^\.github\/workflows\/[^/]+\.ya?ml$/;
-const EXPRESSION = /\$\{\{.*?\}\}/gs;
-const SECRET_REFERENCE = /\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*'([^']+)'\s*\]|\[\s*"([^"]+)"\s*\])/g;
 const WORKSPACE_PREFIX = /^\$\{\{\s*github\.workspace\s*\}\}(?=\/|$)/;
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+const CHANGE_EVENTS = new Set(['push', 'pull_request', 'pull_request_target', 'merge_group']);
 
-/** A workflow file whose content is not the shape GitHub expects; caught per file. */
-class ShapeError extends Error {}
-
+/** The `run:` steps of the repository's workflows, read from the same workflow facts as the paid-ci-lanes rule. */
 export function readWorkflows(files: readonly string[], text: (file: string) => string | null): { steps: CiStep[]; errors: CiReadError[] } {
   const steps: CiStep[] = [];
   const errors: CiReadError[] = [];
@@ -47,109 +43,40 @@ export function readWorkflows(files: readonly string[], text: (file: string) => 
       errors.push({ file, message: 'the file could not be read' });
       continue;
     }
-    try {
-      steps.push(...readWorkflow(file, source));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      errors.push({ file, message: message.split('\n')[0] ?? message });
-    }
+    const facts = extractWorkflowFacts(source);
+    const [problem] = [...facts.parseErrors, ...facts.shapeErrors];
+    // A file GitHub would not run as written tells nothing about the lanes: one error, no steps.
+    if (problem !== undefined) errors.push({ file, message: problem.message });
+    else steps.push(...stepsOf(file, facts));
   }
   return { steps, errors };
 }
 
-function readWorkflow(file: string, source: string): CiStep[] {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter });
-  const [parseError] = doc.errors;
-  if (parseError) throw parseError;
-  const workflow = mapping(doc.toJS(), 'the workflow');
-  const jobs = mapping(workflow.jobs, 'jobs');
-  // Under a `%YAML 1.1` directive the key `on` reads as the boolean true.
-  const pullRequest = triggersOnPullRequest(workflow.on ?? workflow.true);
-  const routine = triggersOnChange(workflow.on ?? workflow.true);
-  const workflowSecrets = secretsIn(workflow.env);
-  const workflowCwd = defaultCwd(workflow, 'the workflow');
-  const lineOf = (path: readonly (string | number)[]): number | null => {
-    const node = doc.getIn(path, true);
-    return isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : null;
-  };
-
-  const out: CiStep[] = [];
-  for (const [job, value] of Object.entries(jobs)) {
-    const definition = mapping(value, `job ${job}`);
-    // A job without steps calls a reusable workflow (`uses:`): nothing of it runs here.
-    if (definition.steps === undefined) continue;
-    if (!Array.isArray(definition.steps)) throw new ShapeError(`jobs.${job}.steps is not a list`);
-    const jobSecrets = [...workflowSecrets, ...secretsIn(definition.env)];
-    const jobCwd = defaultCwd(definition, `job ${job}`) ?? workflowCwd;
-    const jobName = typeof definition.name === 'string' ? definition.name : null;
-    definition.steps.forEach((item: unknown, index) => {
-      const step = mapping(item, `jobs.${job}.steps[${index}]`);
-      const run = scalarText(step.run);
-      if (run === null) return;
-      const cwd = scalarText(step['working-directory']) ?? jobCwd;
-      out.push({
-        workflow: file,
-        job,
-        jobName,
-        step: scalarText(step.name),
-        run,
-        cwd: cwd === null ? '' : normalizeCwd(cwd),
-        secrets: [...new Set([...jobSecrets, ...secretsIn(step.env), ...secretsIn(run)])].sort(),
-        pullRequest,
-        routine,
-        line: lineOf(['jobs', job, 'steps', index]) ?? lineOf(['jobs', job]) ?? 1,
-      });
-    });
-  }
-  return out;
-}
-
-function isMapping(value: unknown): value is Mapping {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function mapping(value: unknown, what: string): Mapping {
-  if (!isMapping(value)) throw new ShapeError(`${what} is not a mapping`);
-  return value;
-}
-
-/** Strings as they are; numbers and booleans as YAML wrote them (`name: 2`); anything else is absent. */
-function scalarText(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return null;
-}
-
-function defaultCwd(owner: Mapping, what: string): string | null {
-  const defaults = mapping(owner.defaults ?? {}, `defaults of ${what}`);
-  return scalarText(mapping(defaults.run ?? {}, `defaults.run of ${what}`)['working-directory']);
-}
-
-function eventsOf(on: unknown): unknown[] {
-  return typeof on === 'string' ? [on] : Array.isArray(on) ? on : isMapping(on) ? Object.keys(on) : [];
-}
-
-function triggersOnPullRequest(on: unknown): boolean {
-  return eventsOf(on).some((event) => event === 'pull_request' || event === 'pull_request_target');
-}
-
-function triggersOnChange(on: unknown): boolean {
-  return eventsOf(on).some((event) => event === 'push' || event === 'pull_request' || event === 'pull_request_target' || event === 'merge_group');
-}
-
-/** Secret names in the `${{ … }}` expressions of a value (an env mapping, an env expression, a run text). */
-function secretsIn(value: unknown): string[] {
-  if (isMapping(value)) return Object.values(value).flatMap(secretsIn);
-  if (typeof value !== 'string') return [];
-  const names: string[] = [];
-  for (const [expression] of value.matchAll(EXPRESSION)) {
-    for (const match of expression.matchAll(SECRET_REFERENCE)) {
-      const name = match[1] ?? match[2] ?? match[3];
-      if (name !== undefined) names.push(name);
-    }
-  }
-  return names;
+function stepsOf(file: string, facts: WorkflowFacts): CiStep[] {
+  const events = facts.events.map((event) => event.name);
+  const pullRequest = events.some((event) => PULL_REQUEST_EVENTS.has(event));
+  const routine = events.some((event) => CHANGE_EVENTS.has(event));
+  const names = (secrets: readonly { name: string | null }[]): string[] => secrets.flatMap((secret) => (secret.name === null ? [] : [secret.name]));
+  return facts.jobs.flatMap((job) =>
+    job.steps.flatMap((step): CiStep[] => {
+      if (step.run === null) return [];
+      const cwd = step.cwd ?? job.cwd ?? facts.cwd;
+      return [
+        {
+          workflow: file,
+          job: job.id,
+          jobName: job.name,
+          step: step.name,
+          run: step.run.text,
+          cwd: cwd === null ? '' : normalizeCwd(cwd),
+          secrets: [...new Set([...names(facts.secrets), ...names(job.secrets), ...names(step.secrets)])].sort(),
+          pullRequest,
+          routine,
+          line: step.loc.line,
+        },
+      ];
+    }),
+  );
 }
 
 /** `./pkg/` → `pkg`, `${{ github.workspace }}/pkg` → `pkg`; null when the directory is not known statically or leaves the repository. */
@@ -159,49 +86,4 @@ function normalizeCwd(raw: string): string | null {
   const normal = posix.normalize(path).replace(/\/+$/, '');
   if (/^\.\.(\/|$)/.test(normal)) return null;
   return normal === '.' ? '' : normal;
-}
-
-/**
- * The commands of a `run:` text as argv arrays. Leading `VAR=value`
- * assignments and wrappers (`env`, `npx`, `timeout 30`…) are dropped and
- * `bash -c "…"` is expanded, as `splitShell` does; `cd DIR` stays a command
- * of its own. A word holding a `${{ … }}` expression is ''.
- */
-export function commandsOf(run: string): string[][] {
-  const lines = run
-    .replace(EXPRESSION, UNKNOWN)
-    .replace(/\\\r?\n/g, ' ')
-    .split('\n')
-    .map(withoutComment)
-    // The `&` of `2>&1` duplicates a descriptor; it does not end a command.
-    .map((line) => line.replace(/\d*>&[\d-]+/g, ' '));
-  return splitShell(lines.join('\n'))
-    .map((argv) => withoutRedirections(argv.map((word) => word ?? '')))
-    .filter((argv) => argv.length > 0);
-}
-
-/** Drops a `#` comment: one that starts a word, outside quotes. */
-function withoutComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      else if (ch === '\\' && quote === '"') i++;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '\\') i++;
-    else if (ch === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) return line.slice(0, i);
-  }
-  return line;
-}
-
-/** `> out.log`, `2>/dev/null`, `< input` name files, not arguments. */
-function withoutRedirections(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const redirect = /^\d*(>>?|<)(.*)$/.exec(argv[i] ?? '');
-    if (redirect === null) out.push(argv[i] ?? '');
-    else if (redirect[2] === '') i++;
-  }
-  return out;
 }

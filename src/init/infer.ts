@@ -5,6 +5,7 @@ import { configSchema, type ConfigInput } from '../config/schema.js';
 import { SCHEMA_ID } from '../config/write-schema.js';
 import { openFactCache, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
+import { WORKFLOW_FILE } from '../facts/extract-workflow.js';
 import { FACTS_VERSION, RepoModel } from '../model/model.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../util/glob.js';
@@ -69,6 +70,8 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   layout.lanes.push(...runnerScriptLanes(model, layout.packages, layout.testFiles));
   const paid = inferPaid(model, layout, maps.namedTests);
   items.push(lanesItem(layout, paid.paidLanes), paidItem(paid));
+  const ciItem = ciLanesItem(scan, paid.paidLanes);
+  if (ciItem) items.push(ciItem);
 
   const ids = inferIds(model, paid.files, maps.keys, maps.tierWords);
   const config: ConfigInput = { $schema: schemaLocation(root) };
@@ -161,6 +164,20 @@ function runnerItem(layout: WorkspaceLayout): Inferred {
     why: why.length <= 6 ? why : [...why.slice(0, 5), `and ${why.length - 5} more packages`],
     warnings: [],
   };
+}
+
+/**
+ * paid-ci-lanes, on by default, has something to check once the repository
+ * has workflows: say which, and which of their jobs are the paid lanes that
+ * must carry the trust condition (read from the same workflow facts).
+ */
+function ciLanesItem(scan: RepoScan, paidLanes: readonly Lane[]): Inferred | null {
+  const workflows = scan.files.filter((file) => WORKFLOW_FILE.test(file));
+  if (workflows.length === 0) return null;
+  const ciPaid = paidLanes.filter((lane) => workflows.some((file) => lane.label.startsWith(`${file}:`)));
+  const why = [`checks ${workflows.join(', ')}: the free suite gets no model key, and on pull requests a paid job or step needs a condition on github.event.pull_request.author_association`];
+  why.push(ciPaid.length > 0 ? `the paid lanes it will judge: ${ciPaid.map((lane) => `\`${lane.label}\``).join(', ')}` : 'no CI step runs a paid lane init recognized; a job that receives a model key is one');
+  return { key: 'rules.paid-ci-lanes', value: `on (${workflows.length} ${workflows.length === 1 ? 'workflow' : 'workflows'})`, why, warnings: [] };
 }
 
 /** The lanes that run tests: which are free, which are paid, and why. */

@@ -1,4 +1,4 @@
-import { PAID_ENV } from '../vocab/paid.js';
+import { PAID_ENV, PAID_SUITE_WORD, WEAK_PAID_SUITE_WORD } from '../vocab/paid.js';
 import { basename, splitShell } from '../facts/shell.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../util/glob.js';
@@ -9,14 +9,10 @@ import type { RepoScan } from './scan.js';
 import type { RunnerName } from './scripts.js';
 import { packageDirs, workspacePackages, type Package } from './workspace.js';
 
-/** Words of a script name (`test:e2e`, `evals`, `test:live`, `test:llm`) that say a paid suite. */
-const PAID_WORD = /^(?:evals?|e2e|live|paid|llm)$/i;
-/** Words that also name suites against local services (`test:int`, `integration`): such a lane is paid only when one of its files shows it. */
-const WEAK_PAID_WORD = /^(?:int|integration)$/i;
 
 export function paidWords(script: string): { strong: boolean; weak: boolean } {
   const words = script.split(/[:_.-]/);
-  return { strong: words.some((word) => PAID_WORD.test(word)), weak: words.some((word) => WEAK_PAID_WORD.test(word)) };
+  return { strong: words.some((word) => PAID_SUITE_WORD.test(word)), weak: words.some((word) => WEAK_PAID_SUITE_WORD.test(word)) };
 }
 
 /** `x.test.ts`, `x_spec.mjs`: a test by its name, not a helper (`test-utils.ts`). */

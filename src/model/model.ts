@@ -4,7 +4,8 @@ import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
 import { extractMarkdownFacts } from '../facts/extract-markdown.js';
 import { extractPinnedFacts, extractScriptFacts } from '../facts/extract-script.js';
-import type { CachedFacts, FileFacts, MarkdownFacts, PinnedFacts } from '../facts/types.js';
+import { extractWorkflowFacts, WORKFLOW_FILE } from '../facts/extract-workflow.js';
+import type { CachedFacts, FileFacts, MarkdownFacts, PinnedFacts, WorkflowFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { blobId } from '../repo/blob-id.js';
@@ -431,6 +432,17 @@ export class RepoModel {
     const facts = text !== null && isScriptFile(path) ? this.timed(() => this.extract(path, null, text)) : null;
     this.oldFactsMemo.set(path, facts);
     return facts;
+  }
+
+  /** The GitHub Actions workflow files (`.github/workflows/*.yml|yaml`, not in subdirectories: GitHub runs no other). */
+  workflowFiles(): string[] {
+    return this.files.filter((file) => WORKFLOW_FILE.test(file));
+  }
+
+  /** Facts of a workflow file, cached with the facts by its content; null when it cannot be read. */
+  workflowFacts(file: string): WorkflowFacts | null {
+    if (!WORKFLOW_FILE.test(file)) return null;
+    return this.timed(() => this.derived(file, 'workflow-facts:1', extractWorkflowFacts));
   }
 
   /** Facts of a Markdown file (by extension); null for other files and for files that cannot be read. */

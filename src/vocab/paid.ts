@@ -97,3 +97,8 @@ export const PAID_ENV = [
 
 /** Arguments that make a model CLI print and exit without calling a model. */
 export const PROBE_FLAGS = ['--version', '-v', '-V', '--help', '-h', 'version', 'help'];
+
+/** Words of a script or suite name (`test:e2e`, `evals`, `test:live`, `test:llm`) that say a paid suite. */
+export const PAID_SUITE_WORD = /^(?:evals?|e2e|live|paid|llm)$/i;
+/** Words that also name suites against local services (`test:int`, `integration`): such a suite is paid only when one of its files shows it. */
+export const WEAK_PAID_SUITE_WORD = /^(?:int|integration)$/i;

@@ -268,3 +268,19 @@ describe('tripwire init: reaching a paid call never classifies', () => {
     expect(check.code).toBe(1);
   });
 });
+
+describe('tripwire init and the CI workflows', () => {
+  it('says which workflows paid-ci-lanes checks and which of their jobs are the paid lanes, from the workflow facts the rule reads', () => {
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({ name: 'judge', scripts: { test: 'vitest run test/unit' }, devDependencies: { vitest: '3.2.4' } }),
+      'test/unit/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+      'test/evals/judge.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('judge', async () => { await new OpenAI().models.list(); });\n",
+      '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n  evals:\n    runs-on: ubuntu-latest\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: npx vitest run test/evals\n',
+    });
+    temps.push(dir);
+    const run = runCli(['init', '--no-cache', '--dry-run'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('rules.paid-ci-lanes  on (1 workflow)');
+    expect(run.stdout).toContain('the paid lanes it will judge: `.github/workflows/ci.yml:12 job evals`');
+  });
+});

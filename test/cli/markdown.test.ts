@@ -43,7 +43,7 @@ describe('tripwire check --format markdown', () => {
     const run = runCli(['check', '--format', 'markdown', '--no-cache'], demo());
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^## ❌ tripwire found errors: 5 errors, 1 warning\n\n26 files · 7 rules · \d+ ms\n\n### \[global-touchfiles-present\]\(https:\/\/github\.com\/tripwire-lint\/tripwire\/blob\/main\/rules\/global-touchfiles-present\.md\) · 1 error\n/);
+    expect(run.stdout).toMatch(/^## ❌ tripwire found errors: 6 errors, 1 warning\n\n28 files · 8 rules · \d+ ms\n\n### \[global-touchfiles-present\]\(https:\/\/github\.com\/tripwire-lint\/tripwire\/blob\/main\/rules\/global-touchfiles-present\.md\) · 1 error\n/);
     expect(run.stdout).toContain(`\n${ORACLE_ROW}`);
     expect(run.stdout).toContain('\n| error | test/e2e-quality.test.ts:17 | missingTouchfileEntry | paid test id \'review-cost-budget\' has no touchfile entry');
     expect(run.stdout).toContain(`\n${CHART}\n`);
@@ -62,14 +62,14 @@ describe('tripwire check --format markdown', () => {
     expect(fresh.stdout).not.toContain('verdict from the result cache');
     const cached = runCli(['check', '--format', 'markdown'], dir);
     expect(cached.code).toBe(1);
-    expect(cached.stdout).toMatch(/^## ❌ tripwire found errors: 5 errors, 1 warning\n\n26 files · 7 rules · \d+ ms · verdict from the result cache\n/);
+    expect(cached.stdout).toMatch(/^## ❌ tripwire found errors: 6 errors, 1 warning\n\n28 files · 8 rules · \d+ ms · verdict from the result cache\n/);
     expect(cached.stdout).toContain(`\n${COVERAGE_ROW}\n`);
     expect(cached.stdout).toContain(`\n${CHART}\n`);
   });
 
   it('--quiet leaves the warning out of the markdown report too', () => {
     const run = runCli(['check', '--format', 'markdown', '--quiet', '--no-cache'], demo());
-    expect(run.stdout).toMatch(/^## ❌ tripwire found errors: 5 errors, 0 warnings\n/);
+    expect(run.stdout).toMatch(/^## ❌ tripwire found errors: 6 errors, 0 warnings\n/);
     expect(run.stdout).not.toContain('no-dangling-references');
   });
 });

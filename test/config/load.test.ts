@@ -221,7 +221,7 @@ describe('loadConfig errors', () => {
     const cwd = repo({ 'tripwire.config.json': '{ "rules": { "no-such-rule": "error" } }' });
     const error = await loadError(cwd);
     expect(error.message).toBe(
-      'tripwire.config.json: rules.no-such-rule: unknown rule id (known: no-paid-calls-in-free-tests, touchfiles-cover-paid-tests, tiers-cover-paid-tests, global-touchfiles-present, no-test-carve-outs, no-dangling-references, no-weakened-frozen-tests)',
+      'tripwire.config.json: rules.no-such-rule: unknown rule id (known: no-paid-calls-in-free-tests, touchfiles-cover-paid-tests, tiers-cover-paid-tests, global-touchfiles-present, no-test-carve-outs, no-dangling-references, no-weakened-frozen-tests, paid-ci-lanes)',
     );
   });
 

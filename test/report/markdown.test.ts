@@ -88,8 +88,8 @@ describe('markdown, on the demo harness (one violation per contract)', () => {
   });
 
   it('heads the report with the verdict and the counts', () => {
-    expect(doc.querySelector('h2')?.textContent).toBe('❌ tripwire found errors: 5 errors, 1 warning');
-    expect(report).toMatch(/^## ❌ tripwire found errors: 5 errors, 1 warning\n\n26 files · 7 rules · \d+ ms\n/);
+    expect(doc.querySelector('h2')?.textContent).toBe('❌ tripwire found errors: 6 errors, 1 warning');
+    expect(report).toMatch(/^## ❌ tripwire found errors: 6 errors, 1 warning\n\n28 files · 8 rules · \d+ ms\n/);
   });
 
   it('has one section per rule, in rule id order, each linked to its doc', () => {
@@ -100,6 +100,7 @@ describe('markdown, on the demo harness (one violation per contract)', () => {
       ['no-dangling-references · 1 warning', doc_('no-dangling-references')],
       ['no-paid-calls-in-free-tests · 1 error', doc_('no-paid-calls-in-free-tests')],
       ['no-weakened-frozen-tests · 1 error', doc_('no-weakened-frozen-tests')],
+      ['paid-ci-lanes · 1 error', doc_('paid-ci-lanes')],
       ['tiers-cover-paid-tests · 1 error', doc_('tiers-cover-paid-tests')],
       ['touchfiles-cover-paid-tests · 1 error', doc_('touchfiles-cover-paid-tests')],
       ['Paid tests in the selection maps', null],
@@ -107,13 +108,14 @@ describe('markdown, on the demo harness (one violation per contract)', () => {
   });
 
   it('lists each finding with severity, file:line from the git top level, message id and message', () => {
-    const findings = [0, 1, 2, 3, 4, 5].map((index) => tableRows(doc, index));
-    expect(findings.map((rows) => rows[0])).toEqual(Array.from({ length: 6 }, () => ['severity', 'location', 'message id', 'message']));
+    const findings = [0, 1, 2, 3, 4, 5, 6].map((index) => tableRows(doc, index));
+    expect(findings.map((rows) => rows[0])).toEqual(Array.from({ length: 7 }, () => ['severity', 'location', 'message id', 'message']));
     expect(findings.map((rows) => rows.slice(1).map((row) => row.slice(0, 3)))).toEqual([
       [['error', 'fixtures/demo/test/helpers/touchfiles.ts:39', 'mapFileNotGlobal']],
       [['warning', 'fixtures/demo/skills/review/SKILL.md:32', 'removedToken']],
       [['error', 'fixtures/demo/test/oracle.test.ts:3', 'transitivePaidCall']],
       [['error', 'fixtures/demo/test/findings.test.ts:16', 'frozenTestSkipped']],
+      [['error', 'fixtures/demo/.github/workflows/ci.yml:29', 'untrustedPaidStep']],
       [['error', 'fixtures/demo/test/helpers/touchfiles.ts:36', 'orphanTier']],
       [['error', 'fixtures/demo/test/e2e-quality.test.ts:17', 'missingTouchfileEntry']],
     ]);
@@ -141,7 +143,7 @@ describe('markdown, on the demo harness (one violation per contract)', () => {
 
   it('tables the paid test ids against the touchfile and tier maps', () => {
     expect(doc.querySelector('h3:last-of-type + p')?.textContent).toBe('3 of 4 paid test ids have a touchfile entry; 4 of 4 have a tier.');
-    expect(tableRows(doc, 6)).toEqual([
+    expect(tableRows(doc, 7)).toEqual([
       ['paid test id', 'declared at', 'touchfile entry (E2E_TOUCHFILES)', 'tier (E2E_TIERS)'],
       ['review-basic', 'fixtures/demo/test/e2e-review.test.ts:6', '✅ covered', '✅ gate'],
       ['review-cost-budget', 'fixtures/demo/test/e2e-quality.test.ts:17', '❌ uncovered', '✅ periodic'],
