@@ -180,3 +180,241 @@ describe(`${RULE}: which code owns the paid call`, () => {
     expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error', 'packages/wrapper/test/live.test.ts:1 paidImport error']);
   });
 });
+
+/**
+ * Each finding kind in full: its id, position, message, related locations and
+ * chain. One small harness under the strict preset (the heuristic kinds are off
+ * in recommended), one free test per kind, and a paid test that does all of it.
+ */
+describe(`${RULE}: what each finding says, and where`, () => {
+  let findings: Finding[];
+  const inFile = (file: string) => findings.filter((finding) => finding.file === file);
+
+  beforeAll(async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'], paid: ['test/live/**/*.test.ts'] } }),
+      'package.json': JSON.stringify({ name: 'acme' }),
+      'src/ask.ts': "export async function ask(prompt: string) {\n  return fetch('https://api.openai.com/v1/responses', { method: 'POST', body: prompt });\n}\n",
+      'src/client.ts': "import OpenAI from 'openai';\n\nexport const makeClient = () => new OpenAI();\n",
+      'test/helpers/llm.ts': "import Anthropic from '@anthropic-ai/sdk';\n\nexport function complete(prompt: string) {\n  return new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: prompt }] });\n}\n",
+      'test/helpers/ask-twice.ts': "import { ask } from '../../src/ask';\n\nexport const askTwice = async (prompt: string) => [await ask(prompt), await ask(prompt)];\n",
+      'test/live/ask.test.ts': "import { execFileSync } from 'node:child_process';\nimport OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', () => { void OpenAI; execFileSync('claude', ['-p', 'hi']); });\n",
+      'test/unit/spawn.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs', () => {\n  execFileSync('claude', ['-p', 'hi']);\n});\n",
+      'test/unit/key.test.ts': "import { test } from 'vitest';\ntest('x', () => {\n  const key = process.env.OPENAI_API_KEY;\n  void key;\n});\n",
+      'test/unit/sdk.test.ts': "import { test } from 'vitest';\nimport Anthropic from '@anthropic-ai/sdk';\ntest('x', () => { void Anthropic; });\n",
+      'test/unit/helper.test.ts': "import { test } from 'vitest';\nimport { complete } from '../helpers/llm';\ntest('x', () => { void complete; });\n",
+      'test/unit/helper-product.test.ts': "import { test } from 'vitest';\nimport { askTwice } from '../helpers/ask-twice';\ntest('x', () => { void askTwice; });\n",
+      'test/unit/product-call.test.ts': "import { test } from 'vitest';\nimport { ask } from '../../src/ask';\ntest('x', () => { void ask; });\n",
+      'test/unit/product-sdk.test.ts': "import { test } from 'vitest';\nimport { makeClient } from '../../src/client';\ntest('x', () => { void makeClient; });\n",
+      'test/unit/missing.test.ts': "import { test } from 'vitest';\nimport { gone } from '../helpers/gone';\ntest('x', () => { void gone; });\n",
+    });
+    findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+  });
+
+  test('one finding per free test, none in the paid one', () => {
+    expect(findings.map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual([
+      'test/unit/helper-product.test.ts:2 transitivePaidCall',
+      'test/unit/helper.test.ts:2 transitivePaidCall',
+      'test/unit/key.test.ts:3 paidCall',
+      'test/unit/missing.test.ts:2 unresolvedImport',
+      'test/unit/product-call.test.ts:2 callThroughProduct',
+      'test/unit/product-sdk.test.ts:2 sdkThroughProduct',
+      'test/unit/sdk.test.ts:2 paidImport',
+      'test/unit/spawn.test.ts:4 paidCall',
+    ]);
+  });
+
+  test('paidCall: a spawn of a model CLI, at the call, the chain from the test to the spawn', () => {
+    expect(inFile('test/unit/spawn.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidCall',
+        severity: 'error',
+        file: 'test/unit/spawn.test.ts',
+        line: 4,
+        column: 3,
+        endLine: 4,
+        endColumn: 39,
+        message: 'free test spawns claude. Move the call under a paid test root or replace it with a fake.',
+        chain: [
+          { label: 'test/unit/spawn.test.ts', file: 'test/unit/spawn.test.ts', line: 4 },
+          { label: 'spawns claude', file: 'test/unit/spawn.test.ts', line: 4 },
+        ],
+      },
+    ]);
+  });
+
+  test('paidCall: a read of an API key, at the read', () => {
+    expect(inFile('test/unit/key.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidCall',
+        severity: 'error',
+        file: 'test/unit/key.test.ts',
+        line: 3,
+        column: 15,
+        endLine: 3,
+        endColumn: 41,
+        message: 'free test reads OPENAI_API_KEY. Move the call under a paid test root or replace it with a fake.',
+        chain: [
+          { label: 'test/unit/key.test.ts', file: 'test/unit/key.test.ts', line: 3 },
+          { label: 'reads OPENAI_API_KEY', file: 'test/unit/key.test.ts', line: 3 },
+        ],
+      },
+    ]);
+  });
+
+  test('paidImport: at the import, the SDK as the last link (no line: it is a package)', () => {
+    expect(inFile('test/unit/sdk.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidImport',
+        severity: 'error',
+        file: 'test/unit/sdk.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 43,
+        message: "free test imports the model SDK '@anthropic-ai/sdk': test/unit/sdk.test.ts → @anthropic-ai/sdk. Move it under a paid test root, use `import type`, or mock the module.",
+        chain: [
+          { label: 'test/unit/sdk.test.ts', file: 'test/unit/sdk.test.ts', line: 2 },
+          { label: '@anthropic-ai/sdk', file: 'test/unit/sdk.test.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('transitivePaidCall: at the import, each positioned step related, the SDK last in the chain', () => {
+    expect(inFile('test/unit/helper.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'transitivePaidCall',
+        severity: 'error',
+        file: 'test/unit/helper.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 43,
+        message:
+          "free test reaches a paid call through '../helpers/llm': test/unit/helper.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+        related: [{ file: 'test/helpers/llm.ts', line: 3, column: 1, message: 'complete (test/helpers/llm.ts)' }],
+        chain: [
+          { label: 'test/unit/helper.test.ts', file: 'test/unit/helper.test.ts', line: 2 },
+          { label: 'complete (test/helpers/llm.ts)', file: 'test/helpers/llm.ts', line: 3 },
+          { label: '@anthropic-ai/sdk', file: 'test/helpers/llm.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('transitivePaidCall: a test helper that calls a product function that requests a metered host chose that call for the test', () => {
+    expect(inFile('test/unit/helper-product.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'transitivePaidCall',
+        severity: 'error',
+        file: 'test/unit/helper-product.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 49,
+        message:
+          "free test reaches a paid call through '../helpers/ask-twice': test/unit/helper-product.test.ts → askTwice (test/helpers/ask-twice.ts) → ask (src/ask.ts) → requests api.openai.com. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+        related: [
+          { file: 'test/helpers/ask-twice.ts', line: 3, column: 14, message: 'askTwice (test/helpers/ask-twice.ts)' },
+          { file: 'src/ask.ts', line: 1, column: 1, message: 'ask (src/ask.ts)' },
+          { file: 'src/ask.ts', line: 2, column: 10, message: 'requests api.openai.com' },
+        ],
+        chain: [
+          { label: 'test/unit/helper-product.test.ts', file: 'test/unit/helper-product.test.ts', line: 2 },
+          { label: 'askTwice (test/helpers/ask-twice.ts)', file: 'test/helpers/ask-twice.ts', line: 3 },
+          { label: 'ask (src/ask.ts)', file: 'src/ask.ts', line: 1 },
+          { label: 'requests api.openai.com', file: 'src/ask.ts', line: 2 },
+        ],
+      },
+    ]);
+  });
+
+  test('callThroughProduct: a metered request in product code the test imports directly', () => {
+    expect(inFile('test/unit/product-call.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'callThroughProduct',
+        severity: 'error',
+        file: 'test/unit/product-call.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 37,
+        message:
+          'free test reaches a paid call in product code: test/unit/product-call.test.ts → ask (src/ask.ts) → requests api.openai.com. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.',
+        related: [
+          { file: 'src/ask.ts', line: 1, column: 1, message: 'ask (src/ask.ts)' },
+          { file: 'src/ask.ts', line: 2, column: 10, message: 'requests api.openai.com' },
+        ],
+        chain: [
+          { label: 'test/unit/product-call.test.ts', file: 'test/unit/product-call.test.ts', line: 2 },
+          { label: 'ask (src/ask.ts)', file: 'src/ask.ts', line: 1 },
+          { label: 'requests api.openai.com', file: 'src/ask.ts', line: 2 },
+        ],
+      },
+    ]);
+  });
+
+  test('sdkThroughProduct: an SDK reached only through product code, named in the message, unpositioned so not related', () => {
+    expect(inFile('test/unit/product-sdk.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'sdkThroughProduct',
+        severity: 'error',
+        file: 'test/unit/product-sdk.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 47,
+        message:
+          "free test reaches the model SDK 'openai' only through product code: test/unit/product-sdk.test.ts → makeClient (src/client.ts) → openai. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.",
+        related: [{ file: 'src/client.ts', line: 3, column: 14, message: 'makeClient (src/client.ts)' }],
+        chain: [
+          { label: 'test/unit/product-sdk.test.ts', file: 'test/unit/product-sdk.test.ts', line: 2 },
+          { label: 'makeClient (src/client.ts)', file: 'src/client.ts', line: 3 },
+          { label: 'openai', file: 'src/client.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('unresolvedImport: at the import that cannot be followed', () => {
+    expect(inFile('test/unit/missing.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'unresolvedImport',
+        severity: 'error',
+        file: 'test/unit/missing.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 40,
+        message: "cannot resolve '../helpers/gone' from test/unit/missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      },
+    ]);
+  });
+});
+
+describe(`${RULE}: one finding per import, one per unresolved specifier`, () => {
+  test('an import of two paid names is one finding (at the first name that reaches the call); a missing module under a helper two tests load, with different mocks, is reported once, in the helper', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/llm.ts':
+        "import Anthropic from '@anthropic-ai/sdk';\nimport { render } from './render';\n\nexport const complete = (prompt: string) => new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: render(prompt) }] });\nexport const grade = (answer: string) => complete(`grade: ${answer}`);\n",
+      'test/unit/two-names.test.ts': "import { test } from 'vitest';\nimport { complete, grade } from '../helpers/llm';\ntest('x', () => { void complete; void grade; });\n",
+      'test/unit/mocked-fs.test.ts': "import { test, vi } from 'vitest';\nimport { grade } from '../helpers/llm';\nvi.mock('node:fs');\ntest('x', () => { void grade; });\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/helpers/llm.ts:2:1 unresolvedImport cannot resolve './render' from test/helpers/llm.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      "test/unit/mocked-fs.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/mocked-fs.test.ts → grade (test/helpers/llm.ts) → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/two-names.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/two-names.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+    ]);
+  });
+});
