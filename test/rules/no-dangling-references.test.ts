@@ -109,6 +109,15 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     ]);
   });
 
+  it('reports no leftover seam with the option seams: false, and still reports the rest', async () => {
+    const dir = fixtureRepo('shipped/good', 'shipped/bad/stub-reads-unset-env');
+    rmSync(join(dir, 'skills/checking-merge-readiness/references/outcomes.md'));
+    configure(dir, (config) => ({ ...config, rules: { 'no-dangling-references': ['error', { seams: false }] } }));
+    expect(await findings(dir)).toEqual([
+      `${SKILL}:38:16 names references/outcomes.md, which does not exist: a reader told to use it finds nothing. Fix the path or remove the reference.`,
+    ]);
+  });
+
   it('checks the paths of a fenced example once it is no longer marked illustrative', async () => {
     const dir = fixtureRepo('shipped/good');
     configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, illustrative: ['illustrative'] } }));
