@@ -237,3 +237,19 @@ describe('no-test-carve-outs: what each finding says, and where', () => {
     ]);
   });
 });
+
+describe('no-test-carve-outs: a mention named many times is reported at its first place in the file', () => {
+  it('at an earlier line found later (a fence before the prose); a harness knob read twice on one line is one warning, at the first read', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['skills/**/SKILL.md', 'src/**/*.ts'] } }),
+      'tests/review.test.ts': "import { test } from 'vitest';\ntest('reviews', () => {\n  process.env.REVIEW_FIXTURE_DIR = 'x';\n});\n",
+      'skills/fence-first/SKILL.md': '# Review\n\n```sh\necho "$REVIEW_FIXTURE_DIR"\n```\n\nThe fence above reads REVIEW_FIXTURE_DIR; so does `REVIEW_FIXTURE_DIR`.\n',
+      'src/columns.ts': 'export const get = () => process.env.APP_EVAL_MODE, now = process.env.APP_EVAL_MODE;\n',
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.messageId} ${f.severity} ${f.message.slice(f.message.indexOf(' Named'))}`)).toEqual([
+      'skills/fence-first/SKILL.md:4:8-26 testOnlyEnvMention warn  Named 3 times in this file; this is the first.',
+      'src/columns.ts:1:26-51 harnessKnob warn  Named 2 times in this file; this is the first.',
+    ]);
+  });
+});
