@@ -253,3 +253,23 @@ describe('no-test-carve-outs: a mention named many times is reported at its firs
     ]);
   });
 });
+
+describe('no-test-carve-outs: where reporting stops', () => {
+  it('leaves writes (shipped code, a shipped script) of a test-only variable or a runner variable, and a runner variable read in a Markdown fence, alone; reads a link without its anchor, skips an anchor-only link, and writes a path without its ./ and trailing slash as is', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts', 'index.ts', 'skills/**/SKILL.md', 'scripts/*.sh'] } }),
+      'tests/review.test.ts': "import { test } from 'vitest';\ntest('reviews', () => {\n  process.env.REVIEW_FIXTURE_DIR = 'tests/fixtures/specimens/green-pr';\n});\n",
+      'tests/fixtures/specimens/green-pr/forge.json': '{}\n',
+      'scripts/setup.sh': '#!/bin/sh\nexport REVIEW_FIXTURE_DIR=/tmp/x\nVITEST= ./run\n',
+      'src/reset.ts': "export function reset() {\n  process.env.REVIEW_FIXTURE_DIR = '';\n  process.env.VITEST = '';\n}\n",
+      'index.ts': "export const specimen = './tests/fixtures/specimens/green-pr/';\nexport const plain = 'tests/fixtures/specimens/green-pr';\n",
+      'skills/review/SKILL.md': '# Review\n\n```sh\nif [ -n "$VITEST" ]; then echo under test; fi\n```\n\nSee [the specimen](../../tests/fixtures/specimens/green-pr/forge.json#top) and [the tests](#tests).\n\n## Tests\n',
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.messageId} ${f.message}`)).toEqual([
+      `index.ts:1:25-63 testOnlyPath names ./tests/fixtures/specimens/green-pr/, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
+      `index.ts:2:22-57 testOnlyPath names tests/fixtures/specimens/green-pr, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
+      `skills/review/SKILL.md:7:20-70 testOnlyPathMention names ../../tests/fixtures/specimens/green-pr/forge.json (tests/fixtures/specimens/green-pr/forge.json), a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
+    ]);
+  });
+});
