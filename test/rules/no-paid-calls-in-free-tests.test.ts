@@ -436,3 +436,15 @@ describe(`${RULE}: one finding per import, one per unresolved specifier`, () => 
     ]);
   });
 });
+
+describe(`${RULE}: a free test it could not read`, () => {
+  test('is the read-error finding (fileTooLarge) alone; the free tests beside it are still checked', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, limits: { maxFileBytes: 200 } }),
+      'test/big.test.ts': `import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs', () => {\n  execFileSync('claude', ['-p', 'hi']);\n});\n${'// padding\n'.repeat(30)}`,
+      'test/small.test.ts': "import { execFileSync } from 'node:child_process';\nexecFileSync('claude', ['-p']);\n",
+    });
+    const result = await check({ cwd: dir, cache: false });
+    expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual(['test/big.test.ts:1 read-error fileTooLarge', 'test/small.test.ts:2 no-paid-calls-in-free-tests paidCall']);
+  });
+});
