@@ -64,15 +64,11 @@ const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
 
 describe(RULE, () => {
   describe('bad fixture', () => {
-    let result: CheckResult;
-    let findings: Finding[];
+    // Each test runs the check itself: a mutation tester activates its mutant per test, never in a beforeAll hook.
+    const checkBad = (): Promise<CheckResult> => check({ cwd: fixture('bad'), cache: false, rules: [RULE] });
 
-    beforeAll(async () => {
-      result = await check({ cwd: fixture('bad'), cache: false, rules: [RULE] });
-      findings = ofRule(result);
-    });
-
-    test('reports each violation once, at the call, the import, the env read or the comment', () => {
+    test('reports each violation once, at the call, the import, the env read or the comment', async () => {
+      const findings = ofRule(await checkBad());
       expect(findings.map(at).sort()).toEqual([
         'test/free/bun-runner.test.ts:4',
         'test/free/cli-smoke.test.ts:5',
@@ -97,20 +93,20 @@ describe(RULE, () => {
       ]);
     });
 
-    test('reports nothing in the paid root, the helpers or the clean free test', () => {
-      const files = new Set(findings.map((finding) => finding.file));
+    test('reports nothing in the paid root, the helpers or the clean free test', async () => {
+      const files = new Set(ofRule(await checkBad()).map((finding) => finding.file));
       expect([...files].filter((file) => !file.startsWith('test/free/'))).toEqual([]);
       expect(files.has('test/free/format-report.test.ts')).toBe(false);
     });
 
-    test.each(BAD)('%s (%s) is reported for its reason', (location, _shape, reason) => {
-      const finding = findings.find((candidate) => at(candidate) === location);
+    test.each(BAD)('%s (%s) is reported for its reason', async (location, _shape, reason) => {
+      const finding = ofRule(await checkBad()).find((candidate) => at(candidate) === location);
       expect(finding, `no finding at ${location}`).toBeDefined();
       for (const part of reason) expect(finding?.message).toContain(part);
     });
 
-    test('every finding is an error of this rule (no parse error, unmatched glob or other kind)', () => {
-      expect(result.findings.filter((finding) => finding.ruleId !== RULE || finding.severity !== 'error')).toEqual([]);
+    test('every finding is an error of this rule (no parse error, unmatched glob or other kind)', async () => {
+      expect((await checkBad()).findings.filter((finding) => finding.ruleId !== RULE || finding.severity !== 'error')).toEqual([]);
     });
   });
 
@@ -133,18 +129,19 @@ describe(RULE, () => {
     });
 
     describe('its bad twins', () => {
-      let twins: Finding[];
+      let dir: string;
+      const checkTwins = async (): Promise<Finding[]> => ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
 
-      beforeAll(async () => {
-        twins = ofRule(await check({ cwd: fixtureRepo(`rules/${RULE}/precision/good`, `rules/${RULE}/precision/bad`), cache: false, rules: [RULE] }));
+      beforeAll(() => {
+        dir = fixtureRepo(`rules/${RULE}/precision/good`, `rules/${RULE}/precision/bad`);
       });
 
-      test('report exactly the twins, none of the quiet files beside them', () => {
-        expect(twins.map(at).sort()).toEqual(TWINS.map(([location]) => location).sort());
+      test('report exactly the twins, none of the quiet files beside them', async () => {
+        expect((await checkTwins()).map(at).sort()).toEqual(TWINS.map(([location]) => location).sort());
       });
 
-      test.each(TWINS)('%s still fires (its quiet twin: %s)', (location, _quietTwin, reason) => {
-        const finding = twins.find((candidate) => at(candidate) === location);
+      test.each(TWINS)('%s still fires (its quiet twin: %s)', async (location, _quietTwin, reason) => {
+        const finding = (await checkTwins()).find((candidate) => at(candidate) === location);
       expect(finding, `no finding at ${location}`).toBeDefined();
         for (const part of reason) expect(finding?.message).toContain(part);
       });
@@ -205,11 +202,11 @@ describe(`${RULE}: which code owns the paid call`, () => {
  * in recommended), one free test per kind, and a paid test that does all of it.
  */
 describe(`${RULE}: what each finding says, and where`, () => {
-  let findings: Finding[];
-  const inFile = (file: string) => findings.filter((finding) => finding.file === file);
+  let dir: string;
+  const inFile = async (file: string): Promise<Finding[]> => ofRule(await check({ cwd: dir, cache: false, rules: [RULE] })).filter((finding) => finding.file === file);
 
-  beforeAll(async () => {
-    const dir = makeGitRepo({
+  beforeAll(() => {
+    dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'], paid: ['test/live/**/*.test.ts'] } }),
       'package.json': JSON.stringify({ name: 'acme' }),
       'src/ask.ts': "export async function ask(prompt: string) {\n  return fetch('https://api.openai.com/v1/responses', { method: 'POST', body: prompt });\n}\n",
@@ -226,11 +223,10 @@ describe(`${RULE}: what each finding says, and where`, () => {
       'test/unit/product-sdk.test.ts': "import { test } from 'vitest';\nimport { makeClient } from '../../src/client';\ntest('x', () => { void makeClient; });\n",
       'test/unit/missing.test.ts': "import { test } from 'vitest';\nimport { gone } from '../helpers/gone';\ntest('x', () => { void gone; });\n",
     });
-    findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
   });
 
-  test('one finding per free test, none in the paid one', () => {
-    expect(findings.map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual([
+  test('one finding per free test, none in the paid one', async () => {
+    expect(ofRule(await check({ cwd: dir, cache: false, rules: [RULE] })).map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual([
       'test/unit/helper-product.test.ts:2 transitivePaidCall',
       'test/unit/helper.test.ts:2 transitivePaidCall',
       'test/unit/key.test.ts:3 paidCall',
@@ -242,8 +238,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('paidCall: a spawn of a model CLI, at the call, the chain from the test to the spawn', () => {
-    expect(inFile('test/unit/spawn.test.ts')).toEqual([
+  test('paidCall: a spawn of a model CLI, at the call, the chain from the test to the spawn', async () => {
+    expect(await inFile('test/unit/spawn.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'paidCall',
@@ -262,8 +258,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('paidCall: a read of an API key, at the read', () => {
-    expect(inFile('test/unit/key.test.ts')).toEqual([
+  test('paidCall: a read of an API key, at the read', async () => {
+    expect(await inFile('test/unit/key.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'paidCall',
@@ -282,8 +278,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('paidImport: at the import, the SDK as the last link (no line: it is a package)', () => {
-    expect(inFile('test/unit/sdk.test.ts')).toEqual([
+  test('paidImport: at the import, the SDK as the last link (no line: it is a package)', async () => {
+    expect(await inFile('test/unit/sdk.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'paidImport',
@@ -302,8 +298,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('transitivePaidCall: at the import, each positioned step related, the SDK last in the chain', () => {
-    expect(inFile('test/unit/helper.test.ts')).toEqual([
+  test('transitivePaidCall: at the import, each positioned step related, the SDK last in the chain', async () => {
+    expect(await inFile('test/unit/helper.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'transitivePaidCall',
@@ -325,8 +321,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('transitivePaidCall: a test helper that calls a product function that requests a metered host chose that call for the test', () => {
-    expect(inFile('test/unit/helper-product.test.ts')).toEqual([
+  test('transitivePaidCall: a test helper that calls a product function that requests a metered host chose that call for the test', async () => {
+    expect(await inFile('test/unit/helper-product.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'transitivePaidCall',
@@ -353,8 +349,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('callThroughProduct: a metered request in product code the test imports directly', () => {
-    expect(inFile('test/unit/product-call.test.ts')).toEqual([
+  test('callThroughProduct: a metered request in product code the test imports directly', async () => {
+    expect(await inFile('test/unit/product-call.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'callThroughProduct',
@@ -379,8 +375,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('sdkThroughProduct: an SDK reached only through product code, named in the message, unpositioned so not related', () => {
-    expect(inFile('test/unit/product-sdk.test.ts')).toEqual([
+  test('sdkThroughProduct: an SDK reached only through product code, named in the message, unpositioned so not related', async () => {
+    expect(await inFile('test/unit/product-sdk.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'sdkThroughProduct',
@@ -402,8 +398,8 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
-  test('unresolvedImport: at the import that cannot be followed', () => {
-    expect(inFile('test/unit/missing.test.ts')).toEqual([
+  test('unresolvedImport: at the import that cannot be followed', async () => {
+    expect(await inFile('test/unit/missing.test.ts')).toEqual([
       {
         ruleId: RULE,
         messageId: 'unresolvedImport',
