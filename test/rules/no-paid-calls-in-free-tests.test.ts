@@ -444,3 +444,23 @@ describe(`${RULE}: a free test it could not read`, () => {
     expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual(['test/big.test.ts:1 read-error fileTooLarge', 'test/small.test.ts:2 no-paid-calls-in-free-tests paidCall']);
   });
 });
+
+describe(`${RULE}: what an import brings in`, () => {
+  test('a bare require() or import() takes the whole module (reported through its paid export); an import of a type only, a type binding of a paid function beside a pure value, and an import for side effects of a module that makes no call on load, are not', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/llm.ts':
+        "import Anthropic from '@anthropic-ai/sdk';\n\nexport interface Config { model: string }\nexport const complete = (prompt: string) => new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: prompt }] });\nexport const render = (prompt: string) => prompt.trim();\n",
+      'test/unit/bare-require.test.ts': "import { test } from 'vitest';\ntest('x', () => {\n  require('../helpers/llm');\n});\n",
+      'test/unit/bare-import.test.ts': "import { test } from 'vitest';\ntest('x', async () => {\n  await import('../helpers/llm');\n});\n",
+      'test/unit/type-binding.test.ts': "import { test } from 'vitest';\nimport { type Config } from '../helpers/llm';\nconst c: Config = { model: 'm' };\ntest('x', () => { void c; });\n",
+      'test/unit/typeof.test.ts': "import { test } from 'vitest';\nimport { type complete, render } from '../helpers/llm';\ntype Complete = typeof complete;\ntest('x', () => { const c: Complete | null = null; void c; void render; });\n",
+      'test/unit/side-effect.test.ts': "import { test } from 'vitest';\nimport '../helpers/llm';\ntest('x', () => {});\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/unit/bare-import.test.ts:3:9 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-import.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/bare-require.test.ts:3:3 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-require.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+    ]);
+  });
+});
