@@ -464,3 +464,37 @@ describe(`${RULE}: what an import brings in`, () => {
     ]);
   });
 });
+
+describe(`${RULE}: each free test is checked with its own plants and mocks`, () => {
+  test('a key or a stub CLI one test plants does not quiet the test beside it; a mock matches the module it resolves to, never another; a namespace import is followed through the members it uses, or only the module load when it uses none; each unresolved import is reported', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/cli.ts': "import { execFileSync } from 'node:child_process';\n\nexport const ask = (prompt: string) => execFileSync('claude', ['-p', prompt]);\n",
+      'test/helpers/key.ts': "export const keyed = () => process.env.OPENAI_API_KEY;\n",
+      'test/helpers/render.ts': "export const render = (prompt: string) => prompt.trim();\n",
+      'test/helpers/session.ts': "import { execFileSync } from 'node:child_process';\n\nexecFileSync('claude', ['-p', 'warm up']);\nexport const id = 'session';\n",
+      'test/unit/a-plants-key.test.ts': "import { test } from 'vitest';\nimport { keyed } from '../helpers/key';\nprocess.env.OPENAI_API_KEY = 'sk-test';\ntest('x', () => { void keyed(); });\n",
+      'test/unit/b-reads-key.test.ts': "import { test } from 'vitest';\nimport { keyed } from '../helpers/key';\ntest('x', () => { void keyed(); });\n",
+      'test/unit/c-stubs-cli.test.ts': "import { writeFileSync } from 'node:fs';\nimport { test } from 'vitest';\nimport { ask } from '../helpers/cli';\nwriteFileSync('/tmp/bin/claude', '#!/bin/sh\\n', { mode: 0o755 });\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/d-runs-cli.test.ts': "import { test } from 'vitest';\nimport { ask } from '../helpers/cli';\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/e-mocks-by-path.test.ts': "import { test, vi } from 'vitest';\nimport { ask } from '../helpers/cli.js';\nvi.mock('../helpers/cli');\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/f-mocks-another.test.ts': "import { test, vi } from 'vitest';\nimport { ask } from '../helpers/cli';\nvi.mock('../helpers/render');\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/g-mocks-missing.test.ts': "import { test, vi } from 'vitest';\nimport { gone } from '../helpers/gone';\nvi.mock('./absent-setup');\ntest('x', () => { void gone; });\n",
+      'test/unit/h-namespace-member.test.ts': "import { test } from 'vitest';\nimport * as cli from '../helpers/cli';\ntest('x', () => { void cli.ask('hi'); });\n",
+      'test/unit/i-namespace-unused.test.ts': "import { test } from 'vitest';\nimport * as session from '../helpers/session';\ntest('x', () => {});\n",
+      'test/unit/i-namespace-unused-quiet.test.ts': "import { test } from 'vitest';\nimport * as cli from '../helpers/cli';\ntest('x', () => {});\n",
+      'test/unit/j-missing.test.ts': "import { test } from 'vitest';\nimport { absent } from '../helpers/absent';\ntest('x', () => { void absent; });\n",
+      'test/unit/k-pure.test.ts': "import { test } from 'vitest';\nimport { render } from '../helpers/render';\ntest('x', () => { void render('x'); });\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/unit/b-reads-key.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/key': test/unit/b-reads-key.test.ts → keyed (test/helpers/key.ts) → reads OPENAI_API_KEY. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/d-runs-cli.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/d-runs-cli.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/f-mocks-another.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/f-mocks-another.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/g-mocks-missing.test.ts:2:1 unresolvedImport cannot resolve '../helpers/gone' from test/unit/g-mocks-missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      "test/unit/h-namespace-member.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/h-namespace-member.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/i-namespace-unused.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/session': test/unit/i-namespace-unused.test.ts → test/helpers/session.ts (on import) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/j-missing.test.ts:2:1 unresolvedImport cannot resolve '../helpers/absent' from test/unit/j-missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+    ]);
+  });
+});
