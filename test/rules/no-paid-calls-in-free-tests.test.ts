@@ -176,20 +176,25 @@ describe(`${RULE}: which code owns the paid call`, () => {
     const recommended = await check({ cwd: dir, cache: false, rules: [RULE] });
     expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error', 'packages/wrapper/test/live.test.ts:1 paidImport error']);
   });
-  test('a test of the wrapper that sends a request itself (new Client(…).resource.method(…)) is the error; one that only calls a method of the client is the wrapper kind; a package whose code imports the SDK only as a type does not wrap it', async () => {
+  test('a test of the wrapper that sends a request itself (new Client(…).resource.method(…)) is the error; one that only calls a method of the client is the wrapper kind, whatever else it calls; a local name with a $ is matched as written; a package whose code imports the SDK only as a type does not wrap it, nor does a JSON file that is not a manifest name it', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['**/test/**/*.test.ts'] } }),
       'package.json': JSON.stringify({ name: 'acme-wrapper' }),
       'src/index.ts': "import OpenAI from 'openai';\nexport const make = () => new OpenAI({ apiKey: 'k' });\n",
       'test/inline.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  await new OpenAI({ apiKey: 'k' }).models.list();\n});\n",
-      'test/close.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('closes', () => {\n  const client = new OpenAI({ apiKey: 'k' });\n  client.close();\n});\n",
+      'test/close.test.ts': "import OpenAI from 'openai';\nimport { expect, test } from 'vitest';\ntest('closes', () => {\n  const client = new OpenAI({ apiKey: 'k' });\n  client.close();\n  expect(client.baseURL).not.toBe('');\n  process.stdout.write('closed\\n');\n});\n",
+      'test/dollar.test.ts': "import $OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  await new $OpenAI({ apiKey: 'k' }).models.list();\n});\n",
+      'test/dollar-const.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  const $client = new OpenAI({ apiKey: 'k' });\n  await $client.models.list();\n});\n",
       'typed/package.json': JSON.stringify({ name: 'acme-typed' }),
       'typed/src/index.ts': "import type OpenAI from 'openai';\nexport type Client = OpenAI;\n",
+      'typed/test/fixtures/provider.json': JSON.stringify({ name: 'openai', models: ['gpt'] }),
       'typed/test/index.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('x', () => { void OpenAI; });\n",
     });
     const result = await check({ cwd: dir, cache: false, rules: [RULE] });
     expect(result.findings.map((finding) => `${at(finding)}:${finding.column}-${finding.endLine}:${finding.endColumn} ${finding.messageId} ${finding.message}`)).toEqual([
       "test/close.test.ts:1:1-1:29 wrappedSdkImport free test imports the model SDK 'openai', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.",
+      "test/dollar-const.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': test/dollar-const.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
+      "test/dollar.test.ts:1:1-1:30 paidImport free test imports the model SDK 'openai': test/dollar.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
       "test/inline.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': test/inline.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
       "typed/test/index.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': typed/test/index.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
     ]);
