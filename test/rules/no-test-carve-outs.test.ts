@@ -4,7 +4,7 @@ import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/engine/index.js';
 import { fixtureRepo } from '../support/overlay.js';
-import { makeGitRepo, writeFiles } from '../support/repo.js';
+import { git, makeGitRepo, writeFiles } from '../support/repo.js';
 
 /** Every finding under every rule, so that a case proves it breaks exactly one thing. */
 async function findings(dir: string): Promise<string[]> {
@@ -247,8 +247,8 @@ describe('no-test-carve-outs: a mention named many times is reported at its firs
       'src/columns.ts': 'export const get = () => process.env.APP_EVAL_MODE, now = process.env.APP_EVAL_MODE;\n',
     });
     const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
-    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.messageId} ${f.severity} ${f.message.slice(f.message.indexOf(' Named'))}`)).toEqual([
-      'skills/fence-first/SKILL.md:4:8-26 testOnlyEnvMention warn  Named 3 times in this file; this is the first.',
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.messageId} ${f.severity} ${f.file.endsWith('.md') ? f.message : f.message.slice(f.message.indexOf(' Named'))}`)).toEqual([
+      `skills/fence-first/SKILL.md:4:8-26 testOnlyEnvMention warn names REVIEW_FIXTURE_DIR, an env var that only the tests and fixtures use (set at tests/review.test.ts:3): anyone who sets it gets the path the harness gets. Do not honour it in what ships; ${SEAM}, or list it in shipped.allow with a reason. Named 3 times in this file; this is the first.`,
       'src/columns.ts:1:26-51 harnessKnob warn  Named 2 times in this file; this is the first.',
     ]);
   });
@@ -270,6 +270,50 @@ describe('no-test-carve-outs: where reporting stops', () => {
       `index.ts:1:25-63 testOnlyPath names ./tests/fixtures/specimens/green-pr/, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
       `index.ts:2:22-57 testOnlyPath names tests/fixtures/specimens/green-pr, a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
       `skills/review/SKILL.md:7:20-70 testOnlyPathMention names ../../tests/fixtures/specimens/green-pr/forge.json (tests/fixtures/specimens/green-pr/forge.json), a path inside the test roots or fixtures: what ships must not depend on the harness. Remove it and ${SEAM}, or list it in shipped.allow with a reason.`,
+    ]);
+  });
+});
+
+describe('no-test-carve-outs: prose, plain text and what it cannot read', () => {
+  it('reports a test-only variable named in a plain-text template and a test path inside a prose sentence; not a variable in a shell fence comment, a specimen name as a link anchor or as the head of a path, a probe of another variable, a path outside the tests; a shipped file too large to read is the read-error alone', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts', 'skills/**/SKILL.md', 'templates/*.txt'] }, limits: { maxFileBytes: 400 } }),
+      'tests/review.test.ts': "import { test } from 'vitest';\ntest('reviews', () => {\n  process.env.REVIEW_FIXTURE_DIR = 'tests/fixtures/specimens/green-pr';\n});\n",
+      'tests/fixtures/specimens/green-pr/forge.json': '{}\n',
+      'templates/notes.txt': 'Set REVIEW_FIXTURE_DIR to replay a recorded review.\n',
+      'skills/review/SKILL.md': '# Review\n\nRead tests/fixtures/specimens/green-pr/forge.json first.\n\nSee [the case](#green-pr) and green-pr/notes.\n\n```sh\n# REVIEW_FIXTURE_DIR is for the tests only\ngh pr view\n```\n',
+      'src/probe.ts': "export const has = 'HOME_DIR_X' in process.env;\nexport const guide = 'docs/guide.md';\n",
+      'src/rows.ts': `export const rows = [\n${'  "row",\n'.repeat(60)}];\n`,
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endColumn} ${f.ruleId} ${f.messageId} ${f.message.slice(0, f.message.indexOf(','))}`)).toEqual([
+      'skills/review/SKILL.md:3:6-50 no-test-carve-outs testOnlyPathMention names tests/fixtures/specimens/green-pr/forge.json',
+      'src/rows.ts:1:1-1 read-error fileTooLarge src/rows.ts is 565 bytes',
+      'templates/notes.txt:1:5-23 no-test-carve-outs testOnlyEnvMention names REVIEW_FIXTURE_DIR',
+    ]);
+  });
+});
+
+describe('no-test-carve-outs --base: a harness knob the diff adds', () => {
+  it('is newHarnessKnob in a new file and where the diff adds the first read of it to a file, and stays harnessKnob where the file read it at the base', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'tests/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+      'src/publish.ts': 'export const publish = () => true;\n',
+      'src/old.ts': 'export const dry = process.env.APP_EVAL_DRY;\n',
+    });
+    writeFiles(dir, {
+      'src/publish.ts': 'export const publish = () => process.env.APP_EVAL_SKIP !== "1";\n',
+      'src/old.ts': 'export const dry = process.env.APP_EVAL_DRY;\nexport const also = 1;\n',
+      'src/added.ts': 'export const fake = process.env.APP_FAKE_FORGE;\n',
+    });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'knobs');
+    const result = await check({ cwd: dir, cache: false, base: 'HEAD~1', rules: ['no-test-carve-outs'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId} ${f.severity} ${f.message.slice(0, f.message.indexOf(','))}`)).toEqual([
+      'src/added.ts:1:21 newHarnessKnob error this diff adds a read of APP_FAKE_FORGE',
+      'src/old.ts:1:20 harnessKnob warn reads APP_EVAL_DRY',
+      'src/publish.ts:1:30 newHarnessKnob error this diff adds a read of APP_EVAL_SKIP',
     ]);
   });
 });
