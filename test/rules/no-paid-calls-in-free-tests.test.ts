@@ -439,14 +439,21 @@ describe(`${RULE}: one finding per import, one per unresolved specifier`, () => 
 });
 
 describe(`${RULE}: a free test it could not read`, () => {
-  test('is the read-error finding (fileTooLarge) alone; the free tests beside it are still checked', async () => {
+  test('is the read-error finding (fileTooLarge) alone; the free tests beside it are still checked, also for an SDK import while a product file is too large to read', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, limits: { maxFileBytes: 200 } }),
       'test/big.test.ts': `import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs', () => {\n  execFileSync('claude', ['-p', 'hi']);\n});\n${'// padding\n'.repeat(30)}`,
       'test/small.test.ts': "import { execFileSync } from 'node:child_process';\nexecFileSync('claude', ['-p']);\n",
+      'test/sdk.test.ts': "import OpenAI from 'openai';\nvoid OpenAI;\n",
+      'src/rows.ts': `export const rows = [\n${'  "row",\n'.repeat(30)}];\n`,
     });
     const result = await check({ cwd: dir, cache: false });
-    expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual(['test/big.test.ts:1 read-error fileTooLarge', 'test/small.test.ts:2 no-paid-calls-in-free-tests paidCall']);
+    expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual([
+      'src/rows.ts:1 read-error fileTooLarge',
+      'test/big.test.ts:1 read-error fileTooLarge',
+      'test/sdk.test.ts:1 no-paid-calls-in-free-tests paidImport',
+      'test/small.test.ts:2 no-paid-calls-in-free-tests paidCall',
+    ]);
   });
 });
 
