@@ -216,6 +216,7 @@ describe(`${RULE}: what each finding says, and where`, () => {
       'package.json': JSON.stringify({ name: 'acme' }),
       'src/ask.ts': "export async function ask(prompt: string) {\n  return fetch('https://api.openai.com/v1/responses', { method: 'POST', body: prompt });\n}\n",
       'src/client.ts': "import OpenAI from 'openai';\n\nexport const makeClient = () => new OpenAI();\n",
+      'src/ask-all.ts': "import { ask } from './ask';\n\nexport const askAll = (prompts: string[]) => Promise.all(prompts.map((prompt) => ask(prompt)));\n",
       'test/helpers/llm.ts': "import Anthropic from '@anthropic-ai/sdk';\n\nexport function complete(prompt: string) {\n  return new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: prompt }] });\n}\n",
       'test/helpers/ask-twice.ts': "import { ask } from '../../src/ask';\n\nexport const askTwice = async (prompt: string) => [await ask(prompt), await ask(prompt)];\n",
       'test/live/ask.test.ts': "import { execFileSync } from 'node:child_process';\nimport OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', () => { void OpenAI; execFileSync('claude', ['-p', 'hi']); });\n",
@@ -226,6 +227,7 @@ describe(`${RULE}: what each finding says, and where`, () => {
       'test/unit/helper-product.test.ts': "import { test } from 'vitest';\nimport { askTwice } from '../helpers/ask-twice';\ntest('x', () => { void askTwice; });\n",
       'test/unit/product-call.test.ts': "import { test } from 'vitest';\nimport { ask } from '../../src/ask';\ntest('x', () => { void ask; });\n",
       'test/unit/product-sdk.test.ts': "import { test } from 'vitest';\nimport { makeClient } from '../../src/client';\ntest('x', () => { void makeClient; });\n",
+      'test/unit/product-deep.test.ts': "import { test } from 'vitest';\nimport { askAll } from '../../src/ask-all';\ntest('x', () => { void askAll; });\n",
       'test/unit/missing.test.ts': "import { test } from 'vitest';\nimport { gone } from '../helpers/gone';\ntest('x', () => { void gone; });\n",
     });
   });
@@ -237,6 +239,7 @@ describe(`${RULE}: what each finding says, and where`, () => {
       'test/unit/key.test.ts:3 paidCall',
       'test/unit/missing.test.ts:2 unresolvedImport',
       'test/unit/product-call.test.ts:2 callThroughProduct',
+      'test/unit/product-deep.test.ts:2 callThroughProduct',
       'test/unit/product-sdk.test.ts:2 sdkThroughProduct',
       'test/unit/sdk.test.ts:2 paidImport',
       'test/unit/spawn.test.ts:4 paidCall',
@@ -380,6 +383,12 @@ describe(`${RULE}: what each finding says, and where`, () => {
     ]);
   });
 
+  test('callThroughProduct: the kind is read from the last step of a longer chain', async () => {
+    expect((await inFile('test/unit/product-deep.test.ts')).map((finding) => `${finding.messageId} ${finding.message}`)).toEqual([
+      'callThroughProduct free test reaches a paid call in product code: test/unit/product-deep.test.ts → askAll (src/ask-all.ts) → ask (src/ask.ts) → requests api.openai.com. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.',
+    ]);
+  });
+
   test('sdkThroughProduct: an SDK reached only through product code, named in the message, unpositioned so not related', async () => {
     expect(await inFile('test/unit/product-sdk.test.ts')).toEqual([
       {
@@ -458,7 +467,7 @@ describe(`${RULE}: a free test it could not read`, () => {
 });
 
 describe(`${RULE}: what an import brings in`, () => {
-  test('a bare require() or import() takes the whole module (reported through its paid export); an import of a type only, a type binding of a paid function beside a pure value, and an import for side effects of a module that makes no call on load, are not', async () => {
+  test('a bare require() or import() takes the whole module (reported through its paid export); an import of a type only, a type binding of a paid function beside a pure value, and an import for side effects of a module that makes no call on load, are not; one of a module that calls on load is', async () => {
     const dir = makeGitRepo({
       'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
       'test/helpers/llm.ts':
@@ -468,11 +477,14 @@ describe(`${RULE}: what an import brings in`, () => {
       'test/unit/type-binding.test.ts': "import { test } from 'vitest';\nimport { type Config } from '../helpers/llm';\nconst c: Config = { model: 'm' };\ntest('x', () => { void c; });\n",
       'test/unit/typeof.test.ts': "import { test } from 'vitest';\nimport { type complete, render } from '../helpers/llm';\ntype Complete = typeof complete;\ntest('x', () => { const c: Complete | null = null; void c; void render; });\n",
       'test/unit/side-effect.test.ts': "import { test } from 'vitest';\nimport '../helpers/llm';\ntest('x', () => {});\n",
+      'test/helpers/warm.ts': "import { execFileSync } from 'node:child_process';\n\nexecFileSync('claude', ['-p', 'warm up']);\n",
+      'test/unit/side-effect-call.test.ts': "import { test } from 'vitest';\nimport '../helpers/warm';\ntest('x', () => {});\n",
     });
     const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
     expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
       "test/unit/bare-import.test.ts:3:9 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-import.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
       "test/unit/bare-require.test.ts:3:3 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-require.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/side-effect-call.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/warm': test/unit/side-effect-call.test.ts → test/helpers/warm.ts (on import) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
     ]);
   });
 });
