@@ -204,6 +204,36 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
   });
 });
 
+describe('no-dangling-references --base: the fix for a renamed path', () => {
+  it('replaces a string literal of code that is the old path exactly, keeping its quotes; no fix for a deleted file, a path written another way, or a link in Markdown', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['src/**/*.ts', 'docs/**/*.md'] } }),
+      'scripts/build.sh': '#!/bin/sh\necho build\n',
+      'scripts/lint.sh': '#!/bin/sh\necho lint\n',
+      'src/run.ts':
+        "import { execFileSync } from 'node:child_process';\n\nexport const build = () => execFileSync('sh', ['scripts/build.sh']);\nexport const again = () => execFileSync('sh', ['./scripts/build.sh']);\nexport const lint = () => execFileSync('sh', ['scripts/lint.sh']);\n",
+      'docs/guide.md': '# Guide\n\nRun [the build](../scripts/build.sh).\n',
+    });
+    git(dir, 'mv', 'scripts/build.sh', 'scripts/build-all.sh');
+    git(dir, 'rm', '-q', 'scripts/lint.sh');
+    commit(dir, 'rename the build, delete the lint');
+    const result = await check({ cwd: dir, cache: false, base: 'HEAD~1', rules: ['no-dangling-references'] });
+    expect(result.findings.map((f) => ({ at: `${f.file}:${f.line}:${f.column} ${f.messageId}`, ...(f.fix && { fix: f.fix }) }))).toEqual([
+      { at: 'docs/guide.md:3:17 removedFileReference' },
+      {
+        at: 'src/run.ts:3:48 removedFileReference',
+        fix: {
+          messageId: 'replaceRenamedPath',
+          description: "replace 'scripts/build.sh' by 'scripts/build-all.sh', the name git gives it since the merge base",
+          edits: [{ file: 'src/run.ts', range: [99, 117], text: "'scripts/build-all.sh'" }],
+        },
+      },
+      { at: 'src/run.ts:4:59 removedFileMention' },
+      { at: 'src/run.ts:5:47 removedFileReference' },
+    ]);
+  });
+});
+
 describe('no-dangling-references --base: what the diff removed, still named', () => {
   it('reports a doc that still names a helper the diff deleted, at the surviving reference (real commits)', async () => {
     const dir = catalogOnBranch();
