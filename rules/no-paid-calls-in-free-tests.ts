@@ -242,7 +242,7 @@ function callsClient(text: string, locals: readonly string[]): boolean {
     const built = `new\\s+${local.replace(/\$/g, '\\$')}\\s*\\(`;
     if (new RegExp(`${built}[^;]*?\\)${MEMBER_CALL}`).test(text)) return true;
     for (const match of text.matchAll(new RegExp(`\\bconst\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*${built}`, 'g'))) {
-      if (new RegExp(`\\b${(match[1] ?? '').replace(/\$/g, '\\$')}${MEMBER_CALL}`).test(text)) return true;
+      if (new RegExp(`(?<![\\w$])${(match[1] ?? '').replace(/\$/g, '\\$')}${MEMBER_CALL}`).test(text)) return true;
     }
   }
   return false;

@@ -109,6 +109,15 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     ]);
   });
 
+  it('reports no leftover seam with the option seams: false, and still reports the rest', async () => {
+    const dir = fixtureRepo('shipped/good', 'shipped/bad/stub-reads-unset-env');
+    rmSync(join(dir, 'skills/checking-merge-readiness/references/outcomes.md'));
+    configure(dir, (config) => ({ ...config, rules: { 'no-dangling-references': ['error', { seams: false }] } }));
+    expect(await findings(dir)).toEqual([
+      `${SKILL}:38:16 names references/outcomes.md, which does not exist: a reader told to use it finds nothing. Fix the path or remove the reference.`,
+    ]);
+  });
+
   it('checks the paths of a fenced example once it is no longer marked illustrative', async () => {
     const dir = fixtureRepo('shipped/good');
     configure(dir, (config) => ({ ...config, shipped: { ...config.shipped, illustrative: ['illustrative'] } }));
@@ -191,6 +200,36 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
     expect((await findings(dir)).map((line) => line.replace(/^(\S+) glob '([^']+)' matches no file.*?: ([^.]*)\..*$/, '$1 $2: $3'))).toEqual([
       'tripwire.config.json:1:190 skills/legacy/**: it excludes nothing from the shipped artifacts',
       'tripwire.config.json:1:241 skills/gone/SKILL.md: the exception it scopes applies nowhere',
+    ]);
+  });
+});
+
+describe('no-dangling-references --base: the fix for a renamed path', () => {
+  it('replaces a string literal of code that is the old path exactly, keeping its quotes; no fix for a deleted file, a path written another way, or a link in Markdown', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ shipped: { include: ['src/**/*.ts', 'docs/**/*.md'] } }),
+      'scripts/build.sh': '#!/bin/sh\necho build\n',
+      'scripts/lint.sh': '#!/bin/sh\necho lint\n',
+      'src/run.ts':
+        "import { execFileSync } from 'node:child_process';\n\nexport const build = () => execFileSync('sh', ['scripts/build.sh']);\nexport const again = () => execFileSync('sh', ['./scripts/build.sh']);\nexport const lint = () => execFileSync('sh', ['scripts/lint.sh']);\n",
+      'docs/guide.md': '# Guide\n\nRun [the build](../scripts/build.sh).\n',
+    });
+    git(dir, 'mv', 'scripts/build.sh', 'scripts/build-all.sh');
+    git(dir, 'rm', '-q', 'scripts/lint.sh');
+    commit(dir, 'rename the build, delete the lint');
+    const result = await check({ cwd: dir, cache: false, base: 'HEAD~1', rules: ['no-dangling-references'] });
+    expect(result.findings.map((f) => ({ at: `${f.file}:${f.line}:${f.column} ${f.messageId}`, ...(f.fix && { fix: f.fix }) }))).toEqual([
+      { at: 'docs/guide.md:3:17 removedFileReference' },
+      {
+        at: 'src/run.ts:3:48 removedFileReference',
+        fix: {
+          messageId: 'replaceRenamedPath',
+          description: "replace 'scripts/build.sh' by 'scripts/build-all.sh', the name git gives it since the merge base",
+          edits: [{ file: 'src/run.ts', range: [99, 117], text: "'scripts/build-all.sh'" }],
+        },
+      },
+      { at: 'src/run.ts:4:59 removedFileMention' },
+      { at: 'src/run.ts:5:47 removedFileReference' },
     ]);
   });
 });

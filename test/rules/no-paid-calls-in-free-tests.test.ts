@@ -64,15 +64,11 @@ const TWINS: [location: string, quietTwin: string, reason: string[]][] = [
 
 describe(RULE, () => {
   describe('bad fixture', () => {
-    let result: CheckResult;
-    let findings: Finding[];
+    // Each test runs the check itself: a mutation tester activates its mutant per test, never in a beforeAll hook.
+    const checkBad = (): Promise<CheckResult> => check({ cwd: fixture('bad'), cache: false, rules: [RULE] });
 
-    beforeAll(async () => {
-      result = await check({ cwd: fixture('bad'), cache: false, rules: [RULE] });
-      findings = ofRule(result);
-    });
-
-    test('reports each violation once, at the call, the import, the env read or the comment', () => {
+    test('reports each violation once, at the call, the import, the env read or the comment', async () => {
+      const findings = ofRule(await checkBad());
       expect(findings.map(at).sort()).toEqual([
         'test/free/bun-runner.test.ts:4',
         'test/free/cli-smoke.test.ts:5',
@@ -97,20 +93,20 @@ describe(RULE, () => {
       ]);
     });
 
-    test('reports nothing in the paid root, the helpers or the clean free test', () => {
-      const files = new Set(findings.map((finding) => finding.file));
+    test('reports nothing in the paid root, the helpers or the clean free test', async () => {
+      const files = new Set(ofRule(await checkBad()).map((finding) => finding.file));
       expect([...files].filter((file) => !file.startsWith('test/free/'))).toEqual([]);
       expect(files.has('test/free/format-report.test.ts')).toBe(false);
     });
 
-    test.each(BAD)('%s (%s) is reported for its reason', (location, _shape, reason) => {
-      const finding = findings.find((candidate) => at(candidate) === location);
+    test.each(BAD)('%s (%s) is reported for its reason', async (location, _shape, reason) => {
+      const finding = ofRule(await checkBad()).find((candidate) => at(candidate) === location);
       expect(finding, `no finding at ${location}`).toBeDefined();
       for (const part of reason) expect(finding?.message).toContain(part);
     });
 
-    test('every finding is an error of this rule (no parse error, unmatched glob or other kind)', () => {
-      expect(result.findings.filter((finding) => finding.ruleId !== RULE || finding.severity !== 'error')).toEqual([]);
+    test('every finding is an error of this rule (no parse error, unmatched glob or other kind)', async () => {
+      expect((await checkBad()).findings.filter((finding) => finding.ruleId !== RULE || finding.severity !== 'error')).toEqual([]);
     });
   });
 
@@ -133,18 +129,19 @@ describe(RULE, () => {
     });
 
     describe('its bad twins', () => {
-      let twins: Finding[];
+      let dir: string;
+      const checkTwins = async (): Promise<Finding[]> => ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
 
-      beforeAll(async () => {
-        twins = ofRule(await check({ cwd: fixtureRepo(`rules/${RULE}/precision/good`, `rules/${RULE}/precision/bad`), cache: false, rules: [RULE] }));
+      beforeAll(() => {
+        dir = fixtureRepo(`rules/${RULE}/precision/good`, `rules/${RULE}/precision/bad`);
       });
 
-      test('report exactly the twins, none of the quiet files beside them', () => {
-        expect(twins.map(at).sort()).toEqual(TWINS.map(([location]) => location).sort());
+      test('report exactly the twins, none of the quiet files beside them', async () => {
+        expect((await checkTwins()).map(at).sort()).toEqual(TWINS.map(([location]) => location).sort());
       });
 
-      test.each(TWINS)('%s still fires (its quiet twin: %s)', (location, _quietTwin, reason) => {
-        const finding = twins.find((candidate) => at(candidate) === location);
+      test.each(TWINS)('%s still fires (its quiet twin: %s)', async (location, _quietTwin, reason) => {
+        const finding = (await checkTwins()).find((candidate) => at(candidate) === location);
       expect(finding, `no finding at ${location}`).toBeDefined();
         for (const part of reason) expect(finding?.message).toContain(part);
       });
@@ -178,6 +175,351 @@ describe(`${RULE}: which code owns the paid call`, () => {
     writeFileSync(config, readFileSync(config, 'utf8').replace('"preset":"strict",', ''));
     const recommended = await check({ cwd: dir, cache: false, rules: [RULE] });
     expect(recommended.findings.map((finding) => `${at(finding)} ${finding.messageId} ${finding.severity}`)).toEqual(['packages/other/test/index.test.ts:1 paidImport error', 'packages/wrapper/test/live.test.ts:1 paidImport error']);
+  });
+  test('a test of the wrapper that sends a request itself (new Client(…).resource.method(…)) is the error; one that only calls a method of the client is the wrapper kind, whatever else it calls; a local name with a $ is matched as written; a package whose code imports the SDK only as a type does not wrap it, nor does a JSON file that is not a manifest name it', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['**/test/**/*.test.ts'] } }),
+      'package.json': JSON.stringify({ name: 'acme-wrapper' }),
+      'src/index.ts': "import OpenAI from 'openai';\nexport const make = () => new OpenAI({ apiKey: 'k' });\n",
+      'test/inline.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  await new OpenAI({ apiKey: 'k' }).models.list();\n});\n",
+      'test/close.test.ts': "import OpenAI from 'openai';\nimport { expect, test } from 'vitest';\ntest('closes', () => {\n  const client = new OpenAI({ apiKey: 'k' });\n  client.close();\n  expect(client.baseURL).not.toBe('');\n  process.stdout.write('closed\\n');\n});\n",
+      'test/dollar.test.ts': "import $OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  await new $OpenAI({ apiKey: 'k' }).models.list();\n});\n",
+      'test/dollar-const.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', async () => {\n  const $client = new OpenAI({ apiKey: 'k' });\n  await $client.models.list();\n});\n",
+      'typed/package.json': JSON.stringify({ name: 'acme-typed' }),
+      'typed/src/index.ts': "import type OpenAI from 'openai';\nexport type Client = OpenAI;\n",
+      'typed/test/fixtures/provider.json': JSON.stringify({ name: 'openai', models: ['gpt'] }),
+      'typed/test/index.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('x', () => { void OpenAI; });\n",
+    });
+    const result = await check({ cwd: dir, cache: false, rules: [RULE] });
+    expect(result.findings.map((finding) => `${at(finding)}:${finding.column}-${finding.endLine}:${finding.endColumn} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/close.test.ts:1:1-1:29 wrappedSdkImport free test imports the model SDK 'openai', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.",
+      "test/dollar-const.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': test/dollar-const.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
+      "test/dollar.test.ts:1:1-1:30 paidImport free test imports the model SDK 'openai': test/dollar.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
+      "test/inline.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': test/inline.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
+      "typed/test/index.test.ts:1:1-1:29 paidImport free test imports the model SDK 'openai': typed/test/index.test.ts → openai. Move it under a paid test root, use `import type`, or mock the module.",
+    ]);
+  });
+});
+
+/**
+ * Each finding kind in full: its id, position, message, related locations and
+ * chain. One small harness under the strict preset (the heuristic kinds are off
+ * in recommended), one free test per kind, and a paid test that does all of it.
+ */
+describe(`${RULE}: what each finding says, and where`, () => {
+  let dir: string;
+  const inFile = async (file: string): Promise<Finding[]> => ofRule(await check({ cwd: dir, cache: false, rules: [RULE] })).filter((finding) => finding.file === file);
+
+  beforeAll(() => {
+    dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'], paid: ['test/live/**/*.test.ts'] } }),
+      'package.json': JSON.stringify({ name: 'acme' }),
+      'src/ask.ts': "export async function ask(prompt: string) {\n  return fetch('https://api.openai.com/v1/responses', { method: 'POST', body: prompt });\n}\n",
+      'src/client.ts': "import OpenAI from 'openai';\n\nexport const makeClient = () => new OpenAI();\n",
+      'src/ask-all.ts': "import { ask } from './ask';\n\nexport const askAll = (prompts: string[]) => Promise.all(prompts.map((prompt) => ask(prompt)));\n",
+      'test/helpers/llm.ts': "import Anthropic from '@anthropic-ai/sdk';\n\nexport function complete(prompt: string) {\n  return new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: prompt }] });\n}\n",
+      'test/helpers/ask-twice.ts': "import { ask } from '../../src/ask';\n\nexport const askTwice = async (prompt: string) => [await ask(prompt), await ask(prompt)];\n",
+      'test/live/ask.test.ts': "import { execFileSync } from 'node:child_process';\nimport OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('asks', () => { void OpenAI; execFileSync('claude', ['-p', 'hi']); });\n",
+      'test/unit/spawn.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs', () => {\n  execFileSync('claude', ['-p', 'hi']);\n});\n",
+      'test/unit/key.test.ts': "import { test } from 'vitest';\ntest('x', () => {\n  const key = process.env.OPENAI_API_KEY;\n  void key;\n});\n",
+      'test/unit/sdk.test.ts': "import { test } from 'vitest';\nimport Anthropic from '@anthropic-ai/sdk';\ntest('x', () => { void Anthropic; });\n",
+      'test/unit/helper.test.ts': "import { test } from 'vitest';\nimport { complete } from '../helpers/llm';\ntest('x', () => { void complete; });\n",
+      'test/unit/helper-product.test.ts': "import { test } from 'vitest';\nimport { askTwice } from '../helpers/ask-twice';\ntest('x', () => { void askTwice; });\n",
+      'test/unit/product-call.test.ts': "import { test } from 'vitest';\nimport { ask } from '../../src/ask';\ntest('x', () => { void ask; });\n",
+      'test/unit/product-sdk.test.ts': "import { test } from 'vitest';\nimport { makeClient } from '../../src/client';\ntest('x', () => { void makeClient; });\n",
+      'test/unit/product-deep.test.ts': "import { test } from 'vitest';\nimport { askAll } from '../../src/ask-all';\ntest('x', () => { void askAll; });\n",
+      'test/unit/missing.test.ts': "import { test } from 'vitest';\nimport { gone } from '../helpers/gone';\ntest('x', () => { void gone; });\n",
+    });
+  });
+
+  test('one finding per free test, none in the paid one', async () => {
+    expect(ofRule(await check({ cwd: dir, cache: false, rules: [RULE] })).map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual([
+      'test/unit/helper-product.test.ts:2 transitivePaidCall',
+      'test/unit/helper.test.ts:2 transitivePaidCall',
+      'test/unit/key.test.ts:3 paidCall',
+      'test/unit/missing.test.ts:2 unresolvedImport',
+      'test/unit/product-call.test.ts:2 callThroughProduct',
+      'test/unit/product-deep.test.ts:2 callThroughProduct',
+      'test/unit/product-sdk.test.ts:2 sdkThroughProduct',
+      'test/unit/sdk.test.ts:2 paidImport',
+      'test/unit/spawn.test.ts:4 paidCall',
+    ]);
+  });
+
+  test('paidCall: a spawn of a model CLI, at the call, the chain from the test to the spawn', async () => {
+    expect(await inFile('test/unit/spawn.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidCall',
+        severity: 'error',
+        file: 'test/unit/spawn.test.ts',
+        line: 4,
+        column: 3,
+        endLine: 4,
+        endColumn: 39,
+        message: 'free test spawns claude. Move the call under a paid test root or replace it with a fake.',
+        chain: [
+          { label: 'test/unit/spawn.test.ts', file: 'test/unit/spawn.test.ts', line: 4 },
+          { label: 'spawns claude', file: 'test/unit/spawn.test.ts', line: 4 },
+        ],
+      },
+    ]);
+  });
+
+  test('paidCall: a read of an API key, at the read', async () => {
+    expect(await inFile('test/unit/key.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidCall',
+        severity: 'error',
+        file: 'test/unit/key.test.ts',
+        line: 3,
+        column: 15,
+        endLine: 3,
+        endColumn: 41,
+        message: 'free test reads OPENAI_API_KEY. Move the call under a paid test root or replace it with a fake.',
+        chain: [
+          { label: 'test/unit/key.test.ts', file: 'test/unit/key.test.ts', line: 3 },
+          { label: 'reads OPENAI_API_KEY', file: 'test/unit/key.test.ts', line: 3 },
+        ],
+      },
+    ]);
+  });
+
+  test('paidImport: at the import, the SDK as the last link (no line: it is a package)', async () => {
+    expect(await inFile('test/unit/sdk.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'paidImport',
+        severity: 'error',
+        file: 'test/unit/sdk.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 43,
+        message: "free test imports the model SDK '@anthropic-ai/sdk': test/unit/sdk.test.ts → @anthropic-ai/sdk. Move it under a paid test root, use `import type`, or mock the module.",
+        chain: [
+          { label: 'test/unit/sdk.test.ts', file: 'test/unit/sdk.test.ts', line: 2 },
+          { label: '@anthropic-ai/sdk', file: 'test/unit/sdk.test.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('transitivePaidCall: at the import, each positioned step related, the SDK last in the chain', async () => {
+    expect(await inFile('test/unit/helper.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'transitivePaidCall',
+        severity: 'error',
+        file: 'test/unit/helper.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 43,
+        message:
+          "free test reaches a paid call through '../helpers/llm': test/unit/helper.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+        related: [{ file: 'test/helpers/llm.ts', line: 3, column: 1, message: 'complete (test/helpers/llm.ts)' }],
+        chain: [
+          { label: 'test/unit/helper.test.ts', file: 'test/unit/helper.test.ts', line: 2 },
+          { label: 'complete (test/helpers/llm.ts)', file: 'test/helpers/llm.ts', line: 3 },
+          { label: '@anthropic-ai/sdk', file: 'test/helpers/llm.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('transitivePaidCall: a test helper that calls a product function that requests a metered host chose that call for the test', async () => {
+    expect(await inFile('test/unit/helper-product.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'transitivePaidCall',
+        severity: 'error',
+        file: 'test/unit/helper-product.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 49,
+        message:
+          "free test reaches a paid call through '../helpers/ask-twice': test/unit/helper-product.test.ts → askTwice (test/helpers/ask-twice.ts) → ask (src/ask.ts) → requests api.openai.com. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+        related: [
+          { file: 'test/helpers/ask-twice.ts', line: 3, column: 14, message: 'askTwice (test/helpers/ask-twice.ts)' },
+          { file: 'src/ask.ts', line: 1, column: 1, message: 'ask (src/ask.ts)' },
+          { file: 'src/ask.ts', line: 2, column: 10, message: 'requests api.openai.com' },
+        ],
+        chain: [
+          { label: 'test/unit/helper-product.test.ts', file: 'test/unit/helper-product.test.ts', line: 2 },
+          { label: 'askTwice (test/helpers/ask-twice.ts)', file: 'test/helpers/ask-twice.ts', line: 3 },
+          { label: 'ask (src/ask.ts)', file: 'src/ask.ts', line: 1 },
+          { label: 'requests api.openai.com', file: 'src/ask.ts', line: 2 },
+        ],
+      },
+    ]);
+  });
+
+  test('callThroughProduct: a metered request in product code the test imports directly', async () => {
+    expect(await inFile('test/unit/product-call.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'callThroughProduct',
+        severity: 'error',
+        file: 'test/unit/product-call.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 37,
+        message:
+          'free test reaches a paid call in product code: test/unit/product-call.test.ts → ask (src/ask.ts) → requests api.openai.com. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.',
+        related: [
+          { file: 'src/ask.ts', line: 1, column: 1, message: 'ask (src/ask.ts)' },
+          { file: 'src/ask.ts', line: 2, column: 10, message: 'requests api.openai.com' },
+        ],
+        chain: [
+          { label: 'test/unit/product-call.test.ts', file: 'test/unit/product-call.test.ts', line: 2 },
+          { label: 'ask (src/ask.ts)', file: 'src/ask.ts', line: 1 },
+          { label: 'requests api.openai.com', file: 'src/ask.ts', line: 2 },
+        ],
+      },
+    ]);
+  });
+
+  test('callThroughProduct: the kind is read from the last step of a longer chain', async () => {
+    expect((await inFile('test/unit/product-deep.test.ts')).map((finding) => `${finding.messageId} ${finding.message}`)).toEqual([
+      'callThroughProduct free test reaches a paid call in product code: test/unit/product-deep.test.ts → askAll (src/ask-all.ts) → ask (src/ask.ts) → requests api.openai.com. This is a heuristic: whether it runs depends on what the test passes in. Pass a fake transport or client, mock the module, or move the test under a paid test root.',
+    ]);
+  });
+
+  test('sdkThroughProduct: an SDK reached only through product code, named in the message, unpositioned so not related', async () => {
+    expect(await inFile('test/unit/product-sdk.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'sdkThroughProduct',
+        severity: 'error',
+        file: 'test/unit/product-sdk.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 47,
+        message:
+          "free test reaches the model SDK 'openai' only through product code: test/unit/product-sdk.test.ts → makeClient (src/client.ts) → openai. This is a heuristic: the product imports the SDK, and whether this test makes a request depends on the client it runs with. Pass a fake client or transport, mock the module, or move the test under a paid test root.",
+        related: [{ file: 'src/client.ts', line: 3, column: 14, message: 'makeClient (src/client.ts)' }],
+        chain: [
+          { label: 'test/unit/product-sdk.test.ts', file: 'test/unit/product-sdk.test.ts', line: 2 },
+          { label: 'makeClient (src/client.ts)', file: 'src/client.ts', line: 3 },
+          { label: 'openai', file: 'src/client.ts' },
+        ],
+      },
+    ]);
+  });
+
+  test('unresolvedImport: at the import that cannot be followed', async () => {
+    expect(await inFile('test/unit/missing.test.ts')).toEqual([
+      {
+        ruleId: RULE,
+        messageId: 'unresolvedImport',
+        severity: 'error',
+        file: 'test/unit/missing.test.ts',
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 40,
+        message: "cannot resolve '../helpers/gone' from test/unit/missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      },
+    ]);
+  });
+});
+
+describe(`${RULE}: one finding per import, one per unresolved specifier`, () => {
+  test('an import of two paid names is one finding (at the first name that reaches the call); a missing module under a helper two tests load, with different mocks, is reported once, in the helper', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/llm.ts':
+        "import Anthropic from '@anthropic-ai/sdk';\nimport { render } from './render';\n\nexport const complete = (prompt: string) => new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: render(prompt) }] });\nexport const grade = (answer: string) => complete(`grade: ${answer}`);\n",
+      'test/unit/two-names.test.ts': "import { test } from 'vitest';\nimport { complete, grade } from '../helpers/llm';\ntest('x', () => { void complete; void grade; });\n",
+      'test/unit/mocked-fs.test.ts': "import { test, vi } from 'vitest';\nimport { grade } from '../helpers/llm';\nvi.mock('node:fs');\ntest('x', () => { void grade; });\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/helpers/llm.ts:2:1 unresolvedImport cannot resolve './render' from test/helpers/llm.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      "test/unit/mocked-fs.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/mocked-fs.test.ts → grade (test/helpers/llm.ts) → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/two-names.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/two-names.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+    ]);
+  });
+});
+
+describe(`${RULE}: a free test it could not read`, () => {
+  test('is the read-error finding (fileTooLarge) alone; the free tests beside it are still checked, also for an SDK import while a product file is too large to read', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, limits: { maxFileBytes: 200 } }),
+      'test/big.test.ts': `import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs', () => {\n  execFileSync('claude', ['-p', 'hi']);\n});\n${'// padding\n'.repeat(30)}`,
+      'test/small.test.ts': "import { execFileSync } from 'node:child_process';\nexecFileSync('claude', ['-p']);\n",
+      'test/sdk.test.ts': "import OpenAI from 'openai';\nvoid OpenAI;\n",
+      'src/rows.ts': `export const rows = [\n${'  "row",\n'.repeat(30)}];\n`,
+    });
+    const result = await check({ cwd: dir, cache: false });
+    expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual([
+      'src/rows.ts:1 read-error fileTooLarge',
+      'test/big.test.ts:1 read-error fileTooLarge',
+      'test/sdk.test.ts:1 no-paid-calls-in-free-tests paidImport',
+      'test/small.test.ts:2 no-paid-calls-in-free-tests paidCall',
+    ]);
+  });
+});
+
+describe(`${RULE}: what an import brings in`, () => {
+  test('a bare require() or import() takes the whole module (reported through its paid export); an import of a type only, a type binding of a paid function beside a pure value, and an import for side effects of a module that makes no call on load, are not; one of a module that calls on load is', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/llm.ts':
+        "import Anthropic from '@anthropic-ai/sdk';\n\nexport interface Config { model: string }\nexport const complete = (prompt: string) => new Anthropic().messages.create({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: prompt }] });\nexport const render = (prompt: string) => prompt.trim();\n",
+      'test/unit/bare-require.test.ts': "import { test } from 'vitest';\ntest('x', () => {\n  require('../helpers/llm');\n});\n",
+      'test/unit/bare-import.test.ts': "import { test } from 'vitest';\ntest('x', async () => {\n  await import('../helpers/llm');\n});\n",
+      'test/unit/type-binding.test.ts': "import { test } from 'vitest';\nimport { type Config } from '../helpers/llm';\nconst c: Config = { model: 'm' };\ntest('x', () => { void c; });\n",
+      'test/unit/typeof.test.ts': "import { test } from 'vitest';\nimport { type complete, render } from '../helpers/llm';\ntype Complete = typeof complete;\ntest('x', () => { const c: Complete | null = null; void c; void render; });\n",
+      'test/unit/side-effect.test.ts': "import { test } from 'vitest';\nimport '../helpers/llm';\ntest('x', () => {});\n",
+      'test/helpers/warm.ts': "import { execFileSync } from 'node:child_process';\n\nexecFileSync('claude', ['-p', 'warm up']);\n",
+      'test/unit/side-effect-call.test.ts': "import { test } from 'vitest';\nimport '../helpers/warm';\ntest('x', () => {});\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/unit/bare-import.test.ts:3:9 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-import.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/bare-require.test.ts:3:3 transitivePaidCall free test reaches a paid call through '../helpers/llm': test/unit/bare-require.test.ts → complete (test/helpers/llm.ts) → @anthropic-ai/sdk. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/side-effect-call.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/warm': test/unit/side-effect-call.test.ts → test/helpers/warm.ts (on import) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+    ]);
+  });
+});
+
+describe(`${RULE}: each free test is checked with its own plants and mocks`, () => {
+  test('a key or a stub CLI one test plants does not quiet the test beside it; a mock matches the module it resolves to, never another; a namespace import is followed through the members it uses, or only the module load when it uses none; each unresolved import is reported', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/helpers/cli.ts': "import { execFileSync } from 'node:child_process';\n\nexport const ask = (prompt: string) => execFileSync('claude', ['-p', prompt]);\n",
+      'test/helpers/key.ts': "export const keyed = () => process.env.OPENAI_API_KEY;\n",
+      'test/helpers/render.ts': "export const render = (prompt: string) => prompt.trim();\n",
+      'test/helpers/session.ts': "import { execFileSync } from 'node:child_process';\n\nexecFileSync('claude', ['-p', 'warm up']);\nexport const id = 'session';\n",
+      'test/unit/a-plants-key.test.ts': "import { test } from 'vitest';\nimport { keyed } from '../helpers/key';\nprocess.env.OPENAI_API_KEY = 'sk-test';\ntest('x', () => { void keyed(); });\n",
+      'test/unit/b-reads-key.test.ts': "import { test } from 'vitest';\nimport { keyed } from '../helpers/key';\ntest('x', () => { void keyed(); });\n",
+      'test/unit/c-stubs-cli.test.ts': "import { writeFileSync } from 'node:fs';\nimport { test } from 'vitest';\nimport { ask } from '../helpers/cli';\nwriteFileSync('/tmp/bin/claude', '#!/bin/sh\\n', { mode: 0o755 });\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/d-runs-cli.test.ts': "import { test } from 'vitest';\nimport { ask } from '../helpers/cli';\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/e-mocks-by-path.test.ts': "import { test, vi } from 'vitest';\nimport { ask } from '../helpers/cli.js';\nvi.mock('../helpers/cli');\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/f-mocks-another.test.ts': "import { test, vi } from 'vitest';\nimport { ask } from '../helpers/cli';\nvi.mock('../helpers/render');\ntest('x', () => { void ask('hi'); });\n",
+      'test/unit/g-mocks-missing.test.ts': "import { test, vi } from 'vitest';\nimport { gone } from '../helpers/gone';\nvi.mock('./absent-setup');\ntest('x', () => { void gone; });\n",
+      'test/unit/h-namespace-member.test.ts': "import { test } from 'vitest';\nimport * as cli from '../helpers/cli';\ntest('x', () => { void cli.ask('hi'); });\n",
+      'test/unit/i-namespace-unused.test.ts': "import { test } from 'vitest';\nimport * as session from '../helpers/session';\ntest('x', () => {});\n",
+      'test/unit/i-namespace-unused-quiet.test.ts': "import { test } from 'vitest';\nimport * as cli from '../helpers/cli';\ntest('x', () => {});\n",
+      'test/unit/j-missing.test.ts': "import { test } from 'vitest';\nimport { absent } from '../helpers/absent';\ntest('x', () => { void absent; });\n",
+      'test/unit/k-pure.test.ts': "import { test } from 'vitest';\nimport { render } from '../helpers/render';\ntest('x', () => { void render('x'); });\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      "test/unit/b-reads-key.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/key': test/unit/b-reads-key.test.ts → keyed (test/helpers/key.ts) → reads OPENAI_API_KEY. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/d-runs-cli.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/d-runs-cli.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/f-mocks-another.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/f-mocks-another.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/g-mocks-missing.test.ts:2:1 unresolvedImport cannot resolve '../helpers/gone' from test/unit/g-mocks-missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+      "test/unit/h-namespace-member.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/cli': test/unit/h-namespace-member.test.ts → ask (test/helpers/cli.ts) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/i-namespace-unused.test.ts:2:1 transitivePaidCall free test reaches a paid call through '../helpers/session': test/unit/i-namespace-unused.test.ts → test/helpers/session.ts (on import) → spawns claude. Import only what makes no paid call, mock the module, or move the test under a paid test root.",
+      "test/unit/j-missing.test.ts:2:1 unresolvedImport cannot resolve '../helpers/absent' from test/unit/j-missing.test.ts: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.",
+    ]);
   });
 });
 
