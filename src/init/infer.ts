@@ -7,7 +7,9 @@ import { openFactCache, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import { WORKFLOW_FILE } from '../facts/extract-workflow.js';
 import { FACTS_VERSION, RepoModel } from '../model/model.js';
+import { PAID_ENV } from '../vocab/paid.js';
 import { isScriptFile } from '../util/file-kinds.js';
+import { compareText } from '../util/compare.js';
 import { compileGlobs } from '../util/glob.js';
 import { PACKAGE_NAME, VERSION } from '../version.js';
 import { coverFiles, inFixture, rootsOf } from './globs.js';
@@ -70,8 +72,8 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
   layout.lanes.push(...runnerScriptLanes(model, layout.packages, layout.testFiles));
   const paid = inferPaid(model, layout, maps.namedTests);
   items.push(lanesItem(layout, paid.paidLanes), paidItem(paid));
-  const ciItem = ciLanesItem(scan, paid.paidLanes);
-  if (ciItem) items.push(ciItem);
+  const ci = ciLanes(scan, paid.paidLanes, new Set(PAID_ENV));
+  if (ci) items.push(ci.item);
 
   const ids = inferIds(model, paid.files, maps.keys, maps.tierWords);
   const config: ConfigInput = { $schema: schemaLocation(root) };
@@ -101,7 +103,9 @@ export async function inferConfig({ root, cache = true }: InferOptions): Promise
     config.maps = mapsConfig;
   }
   const off = rulesWithoutMaps(maps, paid.files.length);
-  if (off.length > 0) config.rules = Object.fromEntries(off.map((rule) => [rule.id, 'off']));
+  const rules: NonNullable<ConfigInput['rules']> = Object.fromEntries(off.map((rule) => [rule.id, 'off']));
+  if (ci && ci.secrets.length > 0) rules['paid-ci-lanes'] = ['error', { secrets: ci.secrets }];
+  if (Object.keys(rules).length > 0) config.rules = rules;
   items.push(...mapItems(maps));
   if (off.length > 0) items.push({ key: 'rules', value: off.map((rule) => `${rule.id}: off`).join(', '), why: off.map((rule) => `${rule.id}: ${rule.why}`), warnings: [] });
   items.push(idsItem(ids.ids, maps.keys.size, paid.files.length), gateItem(ids.selfGate));
@@ -169,15 +173,28 @@ function runnerItem(layout: WorkspaceLayout): Inferred {
 /**
  * paid-ci-lanes, on by default, has something to check once the repository
  * has workflows: say which, and which of their jobs are the paid lanes that
- * must carry the trust condition (read from the same workflow facts).
+ * must carry the trust condition (read from the same workflow facts). A paid
+ * lane whose only model keys are names the rule does not know (`EVALS_API_KEY`)
+ * teaches the rule those names, so that it judges the lane init judged paid
+ * and finds the same key in a free job.
  */
-function ciLanesItem(scan: RepoScan, paidLanes: readonly Lane[]): Inferred | null {
+function ciLanes(scan: RepoScan, paidLanes: readonly Lane[], known: ReadonlySet<string>): { item: Inferred; secrets: string[] } | null {
   const workflows = scan.files.filter((file) => WORKFLOW_FILE.test(file));
   if (workflows.length === 0) return null;
   const ciPaid = paidLanes.filter((lane) => workflows.some((file) => lane.label.startsWith(`${file}:`)));
   const why = [`checks ${workflows.join(', ')}: the free suite gets no model key, and on pull requests a paid job or step needs a condition on github.event.pull_request.author_association`];
   why.push(ciPaid.length > 0 ? `the paid lanes it will judge: ${ciPaid.map((lane) => `\`${lane.label}\``).join(', ')}` : 'no CI step runs a paid lane init recognized; a job that receives a model key is one');
-  return { key: 'rules.paid-ci-lanes', value: `on (${workflows.length} ${workflows.length === 1 ? 'workflow' : 'workflows'})`, why, warnings: [] };
+  // A lane that also receives a key the rule knows is paid by that key: its other `_API_KEY` names (a coverage or search service's) teach nothing.
+  const taught = new Map<string, string>();
+  for (const lane of ciPaid) {
+    const keys = lane.keys ?? [];
+    if (keys.some((key) => known.has(key))) continue;
+    for (const key of keys) if (!taught.has(key)) taught.set(key, lane.label);
+  }
+  const secrets = [...taught.keys()].sort(compareText);
+  for (const key of secrets) why.push(`secrets: ${key}, the only model key \`${taught.get(key) ?? ''}\` receives, is not a built-in key variable: the rule learns it`);
+  const value = `on (${workflows.length} ${workflows.length === 1 ? 'workflow' : 'workflows'})${secrets.length > 0 ? `, secrets: ${secrets.join(', ')}` : ''}`;
+  return { item: { key: 'rules.paid-ci-lanes', value, why, warnings: [] }, secrets };
 }
 
 /** The lanes that run tests: which are free, which are paid, and why. */

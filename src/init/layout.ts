@@ -36,6 +36,8 @@ export interface Lane {
   dir: string;
   /** The suite a paid name gives it: the script name, or `integration` for every `int`/`integration` lane of the workspace's packages. */
   named?: string;
+  /** A CI step's lane: the model keys the step receives (a built-in key variable, or a name ending in `_API_KEY`), sorted. */
+  keys?: readonly string[];
 }
 
 export interface WorkspaceLayout {
@@ -109,7 +111,7 @@ export function detectWorkspace(scan: RepoScan, importsOf: ImportsOf, extraPaidE
       // A keyless step proves a suite free only when it runs on every change; one started by hand or on a schedule may get its keys elsewhere.
       if (secrets.length === 0 && !step.routine) continue;
       const why = secrets.length === 0 ? 'it receives no API key' : freeSuite ? `it runs the free scripts, though it receives ${secrets.join(', ')}` : `it receives ${secrets.join(', ')}`;
-      lanes.push(laneOf(run, setsFor, secrets.length > 0 && !freeSuite ? 'paid' : 'free', label, why));
+      lanes.push({ ...laneOf(run, setsFor, secrets.length > 0 && !freeSuite ? 'paid' : 'free', label, why), keys: secrets });
     }
   }
 

@@ -283,4 +283,41 @@ describe('tripwire init and the CI workflows', () => {
     expect(run.stdout).toContain('rules.paid-ci-lanes  on (1 workflow)');
     expect(run.stdout).toContain('the paid lanes it will judge: `.github/workflows/ci.yml:12 job evals`');
   });
+
+  it('teaches the rule a model key it does not know when that key is all a paid lane receives, so that check finds it in the free job', () => {
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({ name: 'judge', scripts: { test: 'vitest run test/unit' }, devDependencies: { vitest: '3.2.4' } }),
+      'test/unit/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+      'test/evals/judge.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('judge', async () => { await new OpenAI({ apiKey: process.env.EVALS_API_KEY }).models.list(); });\n",
+      '.github/workflows/ci.yml':
+        'on: push\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    env:\n      EVALS_API_KEY: ${{ secrets.EVALS_API_KEY }}\n    steps:\n      - run: npm test\n  evals:\n    runs-on: ubuntu-latest\n    env:\n      EVALS_API_KEY: ${{ secrets.EVALS_API_KEY }}\n    steps:\n      - run: npx vitest run test/evals\n',
+    });
+    temps.push(dir);
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('rules.paid-ci-lanes  on (1 workflow), secrets: EVALS_API_KEY');
+    expect(run.stdout).toContain('secrets: EVALS_API_KEY, the only model key `.github/workflows/ci.yml:14 job evals` receives, is not a built-in key variable: the rule learns it');
+    const config = writtenConfig(dir) as { rules?: Record<string, unknown> };
+    expect(config.rules?.['paid-ci-lanes']).toEqual(['error', { secrets: ['EVALS_API_KEY'] }]);
+    const check = runCli(['check', '--no-cache', '--format', 'json'], dir);
+    const report = JSON.parse(check.stdout) as { findings: { ruleId: string; messageId: string; file: string; line: number }[] };
+    expect(report.findings.map((f) => [f.ruleId, f.messageId, f.file, f.line])).toEqual([['paid-ci-lanes', 'secretInFreeLane', '.github/workflows/ci.yml', 6]]);
+    expect(check.code).toBe(1);
+  });
+
+  it('teaches nothing when the paid lane also receives a key the rule knows: its other `_API_KEY` names may be any service\'s', () => {
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({ name: 'judge', scripts: { test: 'vitest run test/unit' }, devDependencies: { vitest: '3.2.4' } }),
+      'test/unit/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+      'test/evals/judge.test.ts': "import OpenAI from 'openai';\nimport { test } from 'vitest';\ntest('judge', async () => { await new OpenAI().models.list(); });\n",
+      '.github/workflows/ci.yml':
+        'on: push\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    env:\n      CODECOV_API_KEY: ${{ secrets.CODECOV_API_KEY }}\n    steps:\n      - run: npm test\n  evals:\n    runs-on: ubuntu-latest\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n      CODECOV_API_KEY: ${{ secrets.CODECOV_API_KEY }}\n    steps:\n      - run: npx vitest run test/evals\n',
+    });
+    temps.push(dir);
+    const run = runCli(['init', '--no-cache'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('rules.paid-ci-lanes  on (1 workflow)\n');
+    expect((writtenConfig(dir) as { rules: Record<string, unknown> }).rules).not.toHaveProperty('paid-ci-lanes');
+    expect(checkJson(dir)).toMatchObject({ code: 0, findings: [] });
+  });
 });
