@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Document, LineCounter, Pair, YAMLMap } from 'yaml';
 import { loadYaml } from '../parse/yaml.js';
 import type { Loc } from '../types.js';
+import { compareText } from '../util/compare.js';
 import { EXPRESSION } from './shell.js';
 import type { ConditionFact, SecretFact, WorkflowFacts, WorkflowJobFact, WorkflowStepFact } from './types.js';
 
@@ -32,6 +34,27 @@ export function extractWorkflowFacts(source: string): WorkflowFacts {
   }
   new Reader(doc, loc, facts).read();
   return facts;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** SHA-256 of the value as JSON with every object's keys sorted; null past MAX_DEPTH levels. */
+function digestOf(value: unknown): string | null {
+  const sorted = (node: unknown, depth: number): unknown => {
+    if (depth > MAX_DEPTH) throw new RangeError('nested too deeply');
+    if (Array.isArray(node)) return node.map((item) => sorted(item, depth + 1));
+    if (node instanceof Map) return sorted(Object.fromEntries([...node].map(([key, item]) => [String(key), item])), depth);
+    if (!isObject(node)) return node ?? null;
+    return Object.fromEntries(Object.keys(node).sort(compareText).map((key) => [key, sorted(node[key], depth + 1)]));
+  };
+  try {
+    return createHash('sha256').update(JSON.stringify(sorted(value, 0))).digest('hex');
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
 }
 
 type Locate = (range: readonly number[] | null | undefined) => Loc;
@@ -81,6 +104,25 @@ class Reader {
       if (id === null) continue;
       this.job(id, pair);
     }
+    this.digests();
+  }
+
+  /**
+   * Each job's digest: its definition with the workflow's own settings (triggers, env, defaults,
+   * permissions), as plain data with keys sorted, so that a comment, a reordering or a reformatting
+   * changes nothing and any change of what the job is does. Null when the plain data cannot be built
+   * (an alias expanding past the parser's limit, nesting too deep).
+   */
+  private digests(): void {
+    let plain: unknown;
+    try {
+      plain = this.doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      return;
+    }
+    if (!isObject(plain) || !isObject(plain['jobs'])) return;
+    const { jobs, ...workflow } = plain;
+    for (const job of this.facts.jobs) job.digest = digestOf([workflow, jobs[job.id]]);
   }
 
   private events(on: Pair): void {
@@ -124,6 +166,7 @@ class Reader {
       cwd: this.defaultCwd(definition, `job ${id}`),
       secrets: definition.items.filter((item) => this.scalar(item.key) !== 'steps').flatMap((item) => this.secretsIn(item.value, null, this.envKey(item))),
       steps: [],
+      digest: null,
     };
     const steps = this.get(definition, 'steps');
     if (steps !== undefined && steps !== null) {

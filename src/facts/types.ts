@@ -414,6 +414,8 @@ export interface WorkflowJobFact {
   /** Secrets referenced under the job outside its steps (env, strategy, services, `with:`, `secrets:`). */
   secrets: SecretFact[];
   steps: WorkflowStepFact[];
+  /** SHA-256 of what the job is (its definition and the workflow's settings, as data: comments and key order aside); null when it cannot be built. */
+  digest: string | null;
 }
 
 /** Facts of a GitHub Actions workflow file, from one `yaml` parse. */

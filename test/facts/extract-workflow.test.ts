@@ -66,4 +66,30 @@ describe('extractWorkflowFacts', () => {
     expect(extractWorkflowFacts('on: push\njobs:\n  a:\n    steps: oops\n').shapeErrors).toEqual([{ message: 'jobs.a.steps is not a list', loc: { line: 4, column: 12, endLine: 4, endColumn: 16 } }]);
     expect(extractWorkflowFacts('on: push\njobs:\n  a: 1\n').shapeErrors.map((problem) => problem.message)).toEqual(['job a is not a mapping']);
   });
+
+  describe('job digests: what a job is, as data', () => {
+    const WORKFLOW = 'on: push\nenv:\n  A: 1\njobs:\n  evals:\n    runs-on: ubuntu-latest\n    env:\n      MODEL: small\n    steps:\n      - run: npm run evals\n  unit:\n    steps:\n      - run: npm test\n';
+    const digests = (source: string): Record<string, string | null> => Object.fromEntries(extractWorkflowFacts(source).jobs.map((job) => [job.id, job.digest]));
+
+    it('is the same for a comment, a reordering of keys and another quoting; differs for a value of the job or of the workflow', () => {
+      const before = digests(WORKFLOW);
+      expect(before['evals']).toMatch(/^[0-9a-f]{64}$/);
+      expect(before['evals']).not.toBe(before['unit']);
+      const reordered = WORKFLOW.replace('    runs-on: ubuntu-latest\n    env:\n      MODEL: small\n', "    env:\n      MODEL: 'small' # cheap\n    runs-on: ubuntu-latest\n");
+      expect(digests(`# ci\n${reordered}`)).toEqual(before);
+      const model = digests(WORKFLOW.replace('MODEL: small', 'MODEL: large'));
+      expect(model['evals']).not.toBe(before['evals']);
+      expect(model['unit']).toBe(before['unit']);
+      const workflowEnv = digests(WORKFLOW.replace('A: 1', 'A: 2'));
+      expect(workflowEnv['evals']).not.toBe(before['evals']);
+      expect(workflowEnv['unit']).not.toBe(before['unit']);
+    });
+
+    it('is the expanded value for an aliased job, and null when the aliases expand past the limit', () => {
+      const aliased = digests('on: push\njobs:\n  one: &job\n    steps:\n      - run: npm test\n  two: *job\n');
+      expect(aliased['two']).toBe(aliased['one']);
+      const bomb = ['on: push', 'x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', ...Array.from({ length: 8 }, (_, i) => `x${i + 1}: &a${i + 1} [*a${i}, *a${i}, *a${i}, *a${i}, *a${i}, *a${i}, *a${i}, *a${i}, *a${i}, *a${i}]`), 'jobs:', '  a:', '    steps:', '      - run: npm test', ''].join('\n');
+      expect(digests(bomb)).toEqual({ a: null });
+    });
+  });
 });
