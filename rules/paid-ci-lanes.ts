@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import type { SecretFact, WorkflowFacts, WorkflowJobFact, WorkflowStepFact } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
-import { AUTHOR_ASSOCIATIONS, gateOf, parseCondition, runsAfterSkip, stepRuns, type Gate, type ParsedCondition, type StepRuns } from '../src/analysis/ci-lanes.js';
+import { AUTHOR_ASSOCIATIONS, gateOf, holdsModelKey, modelKeyNames, parseCondition, runsAfterSkip, stepRuns, type Gate, type ParsedCondition, type StepRuns } from '../src/analysis/ci-lanes.js';
 import { compileGlobs } from '../src/util/glob.js';
-import { PAID_ENV } from '../src/vocab/paid.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Loc, Related } from '../src/types.js';
 
@@ -59,7 +58,7 @@ export default createRule({
   options,
   check(model, opts) {
     const skipped = compileGlobs(opts.skip.map((entry) => entry.workflow));
-    const keys = new Set([...PAID_ENV, ...model.config.paid.env, ...opts.secrets].map((name) => name.toUpperCase()));
+    const keys = modelKeyNames(model, opts.secrets);
     const findings: RuleFinding<MessageIds>[] = [];
     for (const file of model.workflowFiles()) {
       if (skipped(file)) continue;
@@ -126,9 +125,7 @@ class WorkflowCheck {
 
   /** True for a model key, false for another secret, null when the name is computed and the key it sets says nothing. */
   private isKey(secret: SecretFact): boolean | null {
-    if (secret.key !== null && this.keys.has(secret.key.toUpperCase())) return true;
-    if (secret.name === null) return null;
-    return this.keys.has(secret.name.toUpperCase());
+    return holdsModelKey(secret, this.keys);
   }
 
   private freeLane(view: JobView): void {

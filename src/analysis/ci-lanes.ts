@@ -2,9 +2,9 @@ import { posix } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { basename, commandsOf } from '../facts/shell.js';
 import { PACKAGE_RUNNERS, parseArguments, startRunner } from '../facts/runners.js';
-import type { ConditionFact, WorkflowStepFact } from '../facts/types.js';
+import type { ConditionFact, SecretFact, WorkflowFacts, WorkflowJobFact, WorkflowStepFact } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
-import { PAID_SUITE_WORD, WEAK_PAID_SUITE_WORD } from '../vocab/paid.js';
+import { PAID_ENV, PAID_SUITE_WORD, WEAK_PAID_SUITE_WORD } from '../vocab/paid.js';
 import { conditionExpression, evaluate, parseExpression, truth, UNKNOWN_VALUE, type ParsedExpression } from './gh-expression.js';
 import { isPaidTest } from './paid-list.js';
 
@@ -14,6 +14,35 @@ export interface StepRuns {
   free: string | null;
   /** Why it runs paid tests, or null. */
   paid: string | null;
+}
+
+/** The names that hold a model API key, upper-cased: the built-in key variables, `paid.env`, and the extra names given (paid-ci-lanes' `secrets`). */
+export function modelKeyNames(model: RepoModel, extra: readonly string[]): Set<string> {
+  return new Set([...PAID_ENV, ...model.config.paid.env, ...extra].map((name) => name.toUpperCase()));
+}
+
+/** Whether a secret reference holds a model key: true, false, or null when an expression chooses the secret at run time. */
+export function holdsModelKey(secret: SecretFact, keys: ReadonlySet<string>): boolean | null {
+  if (secret.key !== null && keys.has(secret.key.toUpperCase())) return true;
+  if (secret.name === null) return null;
+  return keys.has(secret.name.toUpperCase());
+}
+
+/**
+ * The paid lanes of a workflow: the jobs that receive a model key (from the
+ * workflow's env, their own or a step's), pass every secret to a reusable
+ * workflow, or have a step that runs paid tests. A secret chosen at run time
+ * counts as a key: a paid lane is never missed.
+ */
+export function paidJobs(model: RepoModel, facts: WorkflowFacts, keys: ReadonlySet<string>): WorkflowJobFact[] {
+  const keyed = (secrets: readonly SecretFact[]): boolean => secrets.some((secret) => holdsModelKey(secret, keys) !== false);
+  if (keyed(facts.secrets)) return [...facts.jobs];
+  return facts.jobs.filter(
+    (job) =>
+      keyed(job.secrets) ||
+      (job.uses !== null && job.inheritSecrets) ||
+      job.steps.some((step) => keyed(step.secrets) || stepRuns(model, step, job.cwd ?? facts.cwd).paid !== null),
+  );
 }
 
 /** Stands for a `${{ … }}` expression in a command: a glob's `*` when its words are matched against files. */
