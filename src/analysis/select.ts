@@ -1,14 +1,15 @@
 import { compileGlobs, globTooComplex } from '../util/glob.js';
 import { compareText } from '../util/compare.js';
-import type { MapChange, SelectedId, SelectReason, Selection } from './selection-types.js';
+import type { LaneChange, MapChange, SelectedId, SelectReason, Selection } from './selection-types.js';
 
 /**
  * The paid ids a set of changed files selects: an id whose globs match a
  * changed file, or every id when a global touchfile changed. Ids with no
  * touchfile entry are selected by a change to their own test file, so that a
- * gap in the map never hides a changed test.
+ * gap in the map never hides a changed test. A paid lane in CI whose
+ * definition changed selects every id.
  */
-export function selectIds(selection: Selection, changedFiles: readonly string[], options: { tier?: string; mapChanges?: readonly MapChange[] } = {}): SelectedId[] {
+export function selectIds(selection: Selection, changedFiles: readonly string[], options: { tier?: string; mapChanges?: readonly MapChange[]; laneChanges?: readonly LaneChange[] } = {}): SelectedId[] {
   const selected = new Map<string, SelectedId>();
   const add = (id: string, reason: SelectReason): void => {
     const tier = selection.tiers?.get(id)?.value ?? null;
@@ -38,6 +39,8 @@ export function selectIds(selection: Selection, changedFiles: readonly string[],
     if (changedFiles.includes(paid.file)) add(paid.id, { file: paid.file, glob: paid.file, global: false });
   }
   for (const change of options.mapChanges ?? []) add(change.id, { file: change.file, glob: change.map, global: false, mapDiff: change.change });
+  // A paid lane whose definition changed runs every paid test differently: each is selected (the tier still applies).
+  for (const change of options.laneChanges ?? []) for (const id of allIds) add(id, { file: change.file, glob: `job ${change.job}`, global: false, lane: change.change });
   return [...selected.values()].sort((a, b) => compareText(a.id, b.id));
 }
 

@@ -67,6 +67,15 @@ export interface SelectReason {
   glob: string;
   global: boolean;
   mapDiff?: MapChange['change'];
+  /** A paid lane in CI changed: `file` is its workflow and `glob` its job (`job evals`). */
+  lane?: LaneChange['change'];
+}
+
+/** A paid CI job (paid-ci-lanes' paid lane) that is new, or whose definition differs from the job at the merge base. */
+export interface LaneChange {
+  file: string;
+  job: string;
+  change: 'added' | 'changed';
 }
 
 /** A key whose entry differs between the map at the merge base and the map now. */

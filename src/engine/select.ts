@@ -1,11 +1,15 @@
 import { mapChanges, selectIds } from '../analysis/select.js';
 import { mapLabel, selectionOf } from '../analysis/selection.js';
-import type { MapChange, SelectedId, Selection } from '../analysis/selection-types.js';
+import { modelKeyNames, paidJobs } from '../analysis/ci-lanes.js';
+import type { LaneChange, MapChange, SelectedId, Selection } from '../analysis/selection-types.js';
+import { WORKFLOW_FILE } from '../facts/extract-workflow.js';
+import { isRecord } from '../util/guards.js';
 import { UsageError } from '../errors.js';
 import type { RepoModel } from '../model/model.js';
 import { changedFiles, readTextsAt, resolveBase } from '../repo/diff.js';
 import { findGitRoot } from '../repo/git.js';
 import { buildModel } from './project.js';
+import { selectRules } from './rule-set.js';
 
 export interface SelectOptions {
   cwd: string;
@@ -51,15 +55,46 @@ export async function select(options: SelectOptions): Promise<SelectResult> {
   const readThrough = new Set([...mapFiles.values()].flat());
   const diffed = model.config.maps?.globals?.selfReference === 'map-diff' && changed.some((file) => readThrough.has(file));
   const changes = diffed ? await mapChangesSince(model, gitRoot, base ?? 'HEAD', changed, selection) : [];
+  const lanes = await laneChangesSince(model, gitRoot, base ?? 'HEAD', changed, options.configFile ?? null);
   cache.save();
   return {
     base,
     changed,
-    selected: selectIds(selection, changed, { ...(tier !== undefined && { tier }), mapChanges: changes }),
+    selected: selectIds(selection, changed, { ...(tier !== undefined && { tier }), mapChanges: changes, laneChanges: lanes }),
     total: idsInScope(selection, tier).size,
     cacheRefused,
     broken: [],
   };
+}
+
+/**
+ * The paid lanes in CI whose definition the diff changed: a job of a changed
+ * workflow that paid-ci-lanes counts as paid (it receives a model key or runs
+ * paid tests), new or different from the job at the revision the diff starts
+ * from (its definition and the workflow's settings, as data). A new model, a
+ * new key or a new command changes what every paid test it runs does; an
+ * edit to a free job of the same file changes none.
+ */
+async function laneChangesSince(model: RepoModel, gitRoot: string, rev: string, changed: readonly string[], configFile: string | null): Promise<LaneChange[]> {
+  const workflows = changed.filter((file) => WORKFLOW_FILE.test(file) && model.files.includes(file));
+  if (workflows.length === 0) return [];
+  const [ciRule] = selectRules(model.config, ['paid-ci-lanes'], configFile);
+  const extra = isRecord(ciRule?.options) && Array.isArray(ciRule.options['secrets']) ? ciRule.options['secrets'].filter((name) => typeof name === 'string') : [];
+  const keys = modelKeyNames(model, extra);
+  const old = await readTextsAt(gitRoot, model.root, rev, workflows, model.config.limits.maxFileBytes);
+  const then = model.atRevision(workflows, old.texts);
+  const out: LaneChange[] = [];
+  for (const file of workflows) {
+    const now = model.workflowFacts(file);
+    if (now === null || now.parseErrors.length > 0) continue;
+    const before = new Map((then.workflowFacts(file)?.jobs ?? []).map((job) => [job.id, job.digest]));
+    for (const job of paidJobs(model, now, keys)) {
+      const was = before.get(job.id);
+      if (was === undefined) out.push({ file, job: job.id, change: 'added' });
+      else if (was === null || job.digest === null || was !== job.digest) out.push({ file, job: job.id, change: 'changed' });
+    }
+  }
+  return out;
 }
 
 function idsInScope(selection: Selection, tier: string | undefined): Set<string> {

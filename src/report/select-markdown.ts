@@ -14,10 +14,13 @@ const LIMITS = { rows: 200, reasons: 5, text: 200 } as const;
 
 /** What changed in a key's map entry, as the reason of a map-diff selection says it. */
 export const MAP_DIFF = { added: 'new entry', globs: 'globs changed', tier: 'tier changed' } as const;
+/** What changed in a paid CI job, as the reason of a lane selection says it. */
+export const LANE_CHANGE = { added: 'the paid lane, new', changed: 'the paid lane, changed' } as const;
 
 function reason(r: SelectedId['reasons'][number]): string {
   const file = escapeMarkdown(truncate(r.file, LIMITS.text));
   if (r.mapDiff !== undefined) return `${file} (${escapeMarkdown(truncate(r.glob, LIMITS.text))}: ${MAP_DIFF[r.mapDiff]})`;
+  if (r.lane !== undefined) return `${file} (${escapeMarkdown(truncate(r.glob, LIMITS.text))}: ${LANE_CHANGE[r.lane]})`;
   if (r.global) return `${file} (global touchfile)`;
   return r.glob === r.file ? file : `${file} (${escapeMarkdown(truncate(r.glob, LIMITS.text))})`;
 }

@@ -252,4 +252,72 @@ describe('tripwire select, spawned on a real git repository', () => {
       expect(JSON.parse(listed.stdout).findings.map((f: { messageId: string; file: string; line: number }) => `${f.file}:${f.line} ${f.messageId}`)).toEqual(['test/helpers/touchfiles.ts:11 mapFileNotGlobal']);
     });
   });
+
+  describe('a paid lane in CI whose definition changed selects every paid test it could run differently', () => {
+    const WORKFLOW = [
+      'on: [push, pull_request]',
+      'env:',
+      '  NODE_OPTIONS: --max-old-space-size=4096',
+      'jobs:',
+      '  unit:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: npx vitest run test/review.test.ts',
+      '  evals:',
+      "    if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association) || github.event_name == 'push'",
+      '    runs-on: ubuntu-latest',
+      '    env:',
+      '      EVAL_MODEL: small',
+      '    steps:',
+      '      - run: npx vitest run test/evals',
+      '        env:',
+      '          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}',
+      '',
+    ].join('\n');
+    const CI_HARNESS = { ...HARNESS, '.github/workflows/ci.yml': WORKFLOW };
+    const withWorkflow = (text: string, tier?: string): ReturnType<typeof runCli> =>
+      runCli(['select', '--base', 'main', ...(tier === undefined ? [] : ['--tier', tier])], branchWith({ '.github/workflows/ci.yml': text }, CI_HARNESS));
+
+    it('a new model for the paid job selects every paid id, naming the workflow and the job', () => {
+      const run = withWorkflow(WORKFLOW.replace('EVAL_MODEL: small', 'EVAL_MODEL: large'));
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(
+        [
+          'review-basic  [gate]      ← .github/workflows/ci.yml (job evals: the paid lane, changed)',
+          'search-basic  [periodic]  ← .github/workflows/ci.yml (job evals: the paid lane, changed)',
+          '2 of 2 paid tests selected',
+          '',
+        ].join('\n'),
+      );
+      expect(run.code).toBe(0);
+    });
+
+    it('a change to the workflow-wide settings changes the paid job too; --tier still narrows', () => {
+      const run = withWorkflow(WORKFLOW.replace('4096', '8192'), 'gate');
+      expect(run.stdout).toBe('review-basic  [gate]  ← .github/workflows/ci.yml (job evals: the paid lane, changed)\n1 of 1 paid tests selected (tier gate)\n');
+    });
+
+    it('a new job that runs paid tests is a new paid lane; the JSON reason says so', () => {
+      const added = `${WORKFLOW}  nightly:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npx vitest run test/evals/search.test.ts\n`;
+      const run = runCli(['select', '--base', 'main', '--format', 'json'], branchWith({ '.github/workflows/ci.yml': added }, CI_HARNESS));
+      expect(JSON.parse(run.stdout).selected).toEqual([
+        { id: 'review-basic', tier: 'gate', reasons: [{ file: '.github/workflows/ci.yml', glob: 'job nightly', global: false, lane: 'added' }] },
+        { id: 'search-basic', tier: 'periodic', reasons: [{ file: '.github/workflows/ci.yml', glob: 'job nightly', global: false, lane: 'added' }] },
+      ]);
+    });
+
+    it('a job that receives a model key is a paid lane even when its command names no paid test', () => {
+      const keyed = WORKFLOW.replace('      - run: npx vitest run test/review.test.ts', '      - run: npx vitest run test/review.test.ts\n      - run: node scripts/smoke.js\n        env:\n          ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}');
+      const run = runCli(['select', '--base', 'main', '--format', 'markdown'], branchWith({ '.github/workflows/ci.yml': keyed }, CI_HARNESS));
+      expect(run.stdout).toContain('| review-basic | gate | .github/workflows/ci.yml (job unit: the paid lane, changed) |');
+      expect(run.stdout).toContain('| search-basic | periodic | .github/workflows/ci.yml (job unit: the paid lane, changed) |');
+    });
+
+    it('selects nothing for an edit to the free job, a comment, or a reordering of the paid job', () => {
+      expect(withWorkflow(WORKFLOW.replace('npx vitest run test/review.test.ts', 'npx vitest run test/review.test.ts --reporter dot')).stdout).toBe('0 of 2 paid tests selected\n');
+      const reordered = WORKFLOW.replace('    runs-on: ubuntu-latest\n    env:\n      EVAL_MODEL: small\n', '    env:\n      EVAL_MODEL: small # the cheap one\n    runs-on: ubuntu-latest\n');
+      expect(reordered).not.toBe(WORKFLOW);
+      expect(withWorkflow(`# the CI\n${reordered}`).stdout).toBe('0 of 2 paid tests selected\n');
+    });
+  });
 });

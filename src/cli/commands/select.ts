@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../engine/index.js';
-import { MAP_DIFF, type SelectReport } from '../../report/select-markdown.js';
+import { LANE_CHANGE, MAP_DIFF, type SelectReport } from '../../report/select-markdown.js';
 import { resolveCwd } from '../cwd.js';
 import type { Io } from '../io.js';
 import { warnCacheRefused } from '../cache-warning.js';
@@ -62,7 +62,7 @@ function formatText({ changed, selected, total }: SelectOutput, tier: string | u
   const tierLabels = selected.map((s) => `[${s.tier ?? 'no tier'}]`);
   const tierWidth = Math.max(0, ...tierLabels.map((label) => label.length));
   const lines = selected.map((s, index) => {
-    const reasons = s.reasons.map((r) => (r.mapDiff !== undefined ? `${r.file} (${r.glob}: ${MAP_DIFF[r.mapDiff]})` : r.global ? `${r.file} (global)` : r.glob === r.file ? r.file : `${r.file} (${r.glob})`));
+    const reasons = s.reasons.map((r) => (r.mapDiff !== undefined ? `${r.file} (${r.glob}: ${MAP_DIFF[r.mapDiff]})` : r.lane !== undefined ? `${r.file} (${r.glob}: ${LANE_CHANGE[r.lane]})` : r.global ? `${r.file} (global)` : r.glob === r.file ? r.file : `${r.file} (${r.glob})`));
     return `${s.id.padEnd(idWidth)}  ${(tierLabels[index] ?? '').padEnd(tierWidth)}  ← ${reasons.join(', ')}`;
   });
   const scope = tier === undefined ? '' : ` (tier ${tier})`;
