@@ -47,8 +47,8 @@ const CHECK_OPTIONS = `Options for check:
   --no-cache             neither read nor write the fact cache
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
   --concurrency N|auto|off
-                         threads that extract facts the cache lacks (default auto: up to 4,
-                         and only for 2000 files or more; off: the main thread only)
+                         threads that extract facts the cache lacks (default off: the main
+                         thread only; auto: up to 4, and only for 2000 files or more)
   --stats                time per phase and per rule: a table on standard error, or
                          summary.stats with --format json (TIMING=1 prints the table too,
                          TIMING=all with every rule); a run over 2 s on a terminal shows

@@ -34,7 +34,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const rules: RuleTime[] = [];
   // A cold run extracts ahead, on several threads, the facts the rules are about to ask for one by one.
   const prefetchStarted = performance.now();
-  const ahead = await prefetchFacts(model, options.concurrency ?? 'auto');
+  const ahead = await prefetchFacts(model, options.concurrency ?? 'off');
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) });
