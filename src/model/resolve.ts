@@ -193,6 +193,9 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
   const memo = new Map<string, Map<string, Resolution>>();
   const configForDir = new Map<string, CompilerPaths>();
   const packageJsons = new Map<string, Record<string, unknown> | undefined>();
+  const compilerOptionsByDir = new Map<string, Record<string, unknown> | undefined>();
+  /** A workspace import resolves the same from every directory: by package name and subpath. */
+  const workspaceMemo = new Map<string, Resolution>();
   let members: Map<string, WorkspaceMember> | undefined;
 
   /** The root's workspace members (npm, yarn, bun `workspaces`; pnpm-workspace.yaml) by package name. */
@@ -223,6 +226,16 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
    * package runs must be checked.
    */
   function resolveWorkspace(name: string, member: WorkspaceMember, sub: string): Resolution {
+    const key = `${name}\u0000${sub}`;
+    let result = workspaceMemo.get(key);
+    if (!result) {
+      result = resolveWorkspaceUncached(name, member, sub);
+      workspaceMemo.set(key, result);
+    }
+    return result;
+  }
+
+  function resolveWorkspaceUncached(name: string, member: WorkspaceMember, sub: string): Resolution {
     const { dir, manifest } = member;
     const subpath = `.${sub}`;
     if (member.twin !== undefined) return { kind: 'missing', why: `two workspace packages are named ${name} (${dir} and ${member.twin}), which package managers refuse` };
@@ -268,10 +281,13 @@ export function createResolver(root: string, files: ReadonlySet<string>, readFil
   }
 
   function packageCompilerOptions(dir: string): Record<string, unknown> | undefined {
+    if (compilerOptionsByDir.has(dir)) return compilerOptionsByDir.get(dir);
     const rel = join(dir, 'tsconfig.json');
     const text = files.has(rel) ? readFile(rel) : undefined;
     const options = text === undefined ? undefined : parseJson(text)?.compilerOptions;
-    return isRecord(options) ? options : undefined;
+    const result = isRecord(options) ? options : undefined;
+    compilerOptionsByDir.set(dir, result);
+    return result;
   }
 
   function readPackageJson(dir: string): Record<string, unknown> | undefined {
