@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
+import { IDENTIFIER, isIdentifierAt } from '../util/identifier.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../util/glob.js';
 import type { Loc } from '../types.js';
@@ -347,26 +348,40 @@ function documentsSetting(line: string, name: string): boolean {
  */
 function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySet<string>, candidates: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
-  if (candidates.size === 0) return found;
+  // Only a name an identifier can spell is ever named in text.
+  const names = [...candidates].filter((name) => IDENTIFIER.test(name));
+  if (names.length === 0) return found;
   for (const file of model.files) {
     const markdown = isMarkdownFile(file);
     if (areas.isTestOnly(file) || !(markdown || shipped.has(file))) continue;
     const text = model.text(file, false);
     if (text === null) continue;
     const prose = markdown && !shipped.has(file);
-    for (const line of prose ? [text] : text.split('\n')) {
-      // In shipped code, a comment that names the variable documents it ("Override the launcher with X").
-      const comment = markdown ? -1 : line.search(/(?:^|\s)(?:\/\/|#|\/?\*)\s/);
-      for (const match of line.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-        const name = match[0];
-        if (!candidates.has(name) || found.has(name)) continue;
-        if (prose || (markdown ? documentsSetting(line, name) : comment !== -1 && match.index > comment)) found.add(name);
+    // Each candidate is looked for where it occurs (a native search), not by tokenizing every identifier of every file.
+    for (const name of names) {
+      if (found.has(name)) continue;
+      for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+        if (!isIdentifierAt(text, at, name.length)) continue;
+        if (prose) {
+          found.add(name);
+          break;
+        }
+        const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        const lineEnd = text.indexOf('\n', at);
+        const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
+        // In shipped code, a comment that names the variable documents it ("Override the launcher with X").
+        const comment = markdown ? -1 : line.search(/(?:^|\s)(?:\/\/|#|\/?\*)\s/);
+        if (markdown ? documentsSetting(line, name) : comment !== -1 && at - lineStart > comment) {
+          found.add(name);
+          break;
+        }
       }
     }
-    if (found.size === candidates.size) break;
+    if (found.size === names.length) break;
   }
   return found;
 }
+
 
 /**
  * The test-seam vocabulary of this repository, derived from it: env vars
