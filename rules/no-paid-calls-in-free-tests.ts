@@ -158,7 +158,7 @@ function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFi
   const rest = pending.map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
   // A test helper that calls into product code chose to make that call for the test: still the harness's own.
   for (const { item, start } of rest) {
-    const chain = start === null || reported.has(item.fact) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
+    const chain = start === null || reported.has(item.fact) || !item.pair.all.mayChainThrough(start, isTestSupport) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
     if (!chain) continue;
     reported.add(item.fact);
     findings.push(paidFinding(item, chain));

@@ -57,6 +57,8 @@ export class SymbolGraph {
   private readonly provides = new Map<string, boolean>();
   private next: Map<NodeId, NodeId> | null = null;
   private solvedSize = -1;
+  /** mayChainThrough's answers: per `via` predicate, the nodes that can reach a node it accepts that reaches a sink. */
+  private readonly through = new WeakMap<(file: string) => boolean, { size: number; reach: Set<NodeId> }>();
 
   /**
    * @param mocked modules replaced for the whole module graph of the run
@@ -137,6 +139,49 @@ export class SymbolGraph {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether chainThrough(start, v) can find a chain for some `v` that accepts
+   * no file `via` rejects: false means it finds none. One backward walk per
+   * predicate (the same function object) answers every start, where each
+   * chainThrough walks forward from its own.
+   */
+  mayChainThrough(start: NodeId, via: (file: string) => boolean): boolean {
+    let memo = this.through.get(via);
+    if (!memo || memo.size !== this.nodes.size) {
+      memo = { size: this.nodes.size, reach: this.reachingThrough(via) };
+      this.through.set(via, memo);
+    }
+    return memo.reach.has(start);
+  }
+
+  private reachingThrough(via: (file: string) => boolean): Set<NodeId> {
+    const next = this.solved();
+    const reverse = new Map<NodeId, NodeId[]>();
+    for (const [id, node] of this.nodes) {
+      for (const to of node.edges) {
+        const from = reverse.get(to);
+        if (from) from.push(id);
+        else reverse.set(to, [id]);
+      }
+    }
+    const reach = new Set<NodeId>();
+    const queue: NodeId[] = [];
+    for (const [id, node] of this.nodes) {
+      if (via(node.file) && (node.sink || next.has(id))) {
+        reach.add(id);
+        queue.push(id);
+      }
+    }
+    for (let i = 0; i < queue.length; i++) {
+      for (const from of reverse.get(queue[i] ?? '') ?? []) {
+        if (reach.has(from)) continue;
+        reach.add(from);
+        queue.push(from);
+      }
+    }
+    return reach;
   }
 
   private solved(): Map<NodeId, NodeId> {
