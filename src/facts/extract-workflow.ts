@@ -166,6 +166,7 @@ class Reader {
       cwd: this.defaultCwd(definition, `job ${id}`),
       secrets: definition.items.filter((item) => this.scalar(item.key) !== 'steps').flatMap((item) => this.secretsIn(item.value, null, this.envKey(item))),
       steps: [],
+      outputs: this.outputs(this.get(definition, 'outputs')),
       digest: null,
     };
     const steps = this.get(definition, 'steps');
@@ -261,6 +262,17 @@ class Reader {
       return null;
     }
     return this.scalar(this.get(run, 'working-directory'));
+  }
+
+  /** `outputs:` as written: each scalar value, by name (a value that is not a scalar is left out: it is no string GitHub sets). */
+  private outputs(node: unknown): WorkflowJobFact['outputs'] {
+    const map = this.deref(node);
+    if (!this.yaml.isMap(map)) return [];
+    return map.items.flatMap((pair) => {
+      const name = this.scalar(pair.key);
+      const value = this.located(this.deref(pair.value));
+      return name === null || value === null ? [] : [{ name, text: value.value, loc: value.loc }];
+    });
   }
 
   private located(node: unknown): { value: string; loc: Loc } | null {

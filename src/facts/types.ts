@@ -414,6 +414,8 @@ export interface WorkflowJobFact {
   /** Secrets referenced under the job outside its steps (env, strategy, services, `with:`, `secrets:`). */
   secrets: SecretFact[];
   steps: WorkflowStepFact[];
+  /** `outputs:`, each value as written (`${{ steps.filter.outputs.evals }}`). */
+  outputs: { name: string; text: string; loc: Loc }[];
   /** SHA-256 of what the job is (its definition and the workflow's settings, as data: comments and key order aside); null when it cannot be built. */
   digest: string | null;
 }

@@ -442,7 +442,7 @@ export class RepoModel {
   /** Facts of a workflow file, cached with the facts by its content; null when it cannot be read. */
   workflowFacts(file: string): WorkflowFacts | null {
     if (!WORKFLOW_FILE.test(file)) return null;
-    return this.timed(() => this.derived(file, 'workflow-facts:2', extractWorkflowFacts));
+    return this.timed(() => this.derived(file, 'workflow-facts:3', extractWorkflowFacts));
   }
 
   /** Facts of a Markdown file (by extension); null for other files and for files that cannot be read. */
