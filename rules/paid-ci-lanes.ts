@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { SecretFact, WorkflowFacts, WorkflowJobFact, WorkflowStepFact } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
-import { AUTHOR_ASSOCIATIONS, gateOf, holdsModelKey, modelKeyNames, parseCondition, runsAfterSkip, stepRuns, type Gate, type ParsedCondition, type StepRuns } from '../src/analysis/ci-lanes.js';
+import { AUTHOR_ASSOCIATIONS, gateOf, holdsModelKey, modelKeyNames, parseCondition, runsAfterSkip, stepRuns, type Gate, type JobOutputs, type ParsedCondition, type StepRuns } from '../src/analysis/ci-lanes.js';
 import { compileGlobs } from '../src/util/glob.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import type { Loc, Related } from '../src/types.js';
@@ -10,7 +10,7 @@ const messages = {
   secretInFreeLane: { description: 'A step that runs the free suite receives a model API key (from the workflow, its job or itself).' },
   untrustedPaidJob: { description: 'On a pull-request event, a job that receives a model API key has no condition restricting it to trusted authors (author_association), itself or through a job it needs.' },
   untrustedPaidStep: { description: 'On a pull-request event, a step that receives a model API key or runs paid tests has no condition restricting it to trusted authors, in its own `if:` or its job\'s.' },
-  trustOnWrongField: { description: 'The condition meant to restrict a paid job or step to trusted authors tests another field (the actor, the head repository, another object\'s association) instead of github.event.pull_request.author_association.' },
+  trustOnWrongField: { description: 'The condition meant to restrict a paid job or step to trusted authors tests another field (the actor, the head branch, another object\'s association) instead of github.event.pull_request.author_association.' },
   untrustedAssociation: { description: 'The author_association condition of a paid job or step still lets an untrusted author through (a CONTRIBUTOR, a first-time contributor, NONE).' },
   prTargetRunsPrCode: { description: 'A pull_request_target workflow checks out the pull request\'s head in a job that receives a model API key or runs paid tests: the pull request\'s code runs with the key, whatever the condition.' },
   unparsableWorkflow: { description: 'A workflow file does not parse as YAML, or a part of it is not the shape GitHub runs: nothing in that part was checked.' },
@@ -169,12 +169,12 @@ class WorkflowCheck {
       const keyedStep = keys.filter((secret) => this.isKey(secret) === true && !this.inFreeLane.has(secret));
       if (keyedStep.length === 0 && runs.paid === null) {
         const unknown = keys.find((secret) => this.isKey(secret) === null);
-        if (unknown !== undefined && !this.stepGate(condition, events).gated) {
+        if (unknown !== undefined && !this.stepGate(condition, events, job).gated) {
           this.report('unevaluableExpression', unknown.loc, `a step of job ${job.id} (${this.file}:${step.loc.line}) runs on ${events.join('/')} with no trust condition and receives a secret chosen at run time: whether it is a model key cannot be read statically. Name the secret, or restrict the step to trusted authors.`);
         }
         continue;
       }
-      const gate = this.stepGate(condition, events);
+      const gate = this.stepGate(condition, events, job);
       if (gate.gated) continue;
       // The defect is in whichever condition tried: the step's own, else the job's.
       const ofJob = gate.why === 'none' && jobGate.why !== 'none';
@@ -204,13 +204,22 @@ class WorkflowCheck {
     }
   }
 
-  private stepGate(condition: ParsedCondition | null, events: readonly string[]): Gate {
-    return combine(events.map((event) => gateOf(condition, event, this.options.trustedAssociations)));
+  private stepGate(condition: ParsedCondition | null, events: readonly string[], job: WorkflowJobFact): Gate {
+    return combine(events.map((event) => gateOf(condition, event, this.options.trustedAssociations, this.outputsFor(job))));
+  }
+
+  /** The outputs a job's conditions can read: those of the jobs it needs, as written (`needs.<job>.outputs.<name>`). */
+  private outputsFor(job: WorkflowJobFact): JobOutputs {
+    return (needed, name) => {
+      if (!job.needs.some((id) => id.toLowerCase() === needed)) return null;
+      const source = this.facts.jobs.find((candidate) => candidate.id.toLowerCase() === needed);
+      return source?.outputs.find((output) => output.name.toLowerCase() === name)?.text ?? null;
+    };
   }
 
   /** The job's own condition, or a job it needs (transitively) that is skipped for untrusted authors, unless it runs after a skip. */
   private jobGate(view: JobView, events: readonly string[], seen: Set<string>): Gate {
-    const own = combine(events.map((event) => gateOf(view.condition, event, this.options.trustedAssociations)));
+    const own = combine(events.map((event) => gateOf(view.condition, event, this.options.trustedAssociations, this.outputsFor(view.job))));
     if (own.gated || runsAfterSkip(view.condition)) return own;
     seen.add(view.job.id);
     for (const need of view.job.needs) {

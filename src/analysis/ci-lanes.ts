@@ -5,7 +5,7 @@ import { PACKAGE_RUNNERS, parseArguments, startRunner } from '../facts/runners.j
 import type { ConditionFact, SecretFact, WorkflowFacts, WorkflowJobFact, WorkflowStepFact } from '../facts/types.js';
 import type { RepoModel } from '../model/model.js';
 import { PAID_ENV, PAID_SUITE_WORD, WEAK_PAID_SUITE_WORD } from '../vocab/paid.js';
-import { conditionExpression, evaluate, parseExpression, truth, UNKNOWN_VALUE, type ParsedExpression } from './gh-expression.js';
+import { asText, conditionExpression, evaluate, parseExpression, substitute, truth, UNKNOWN_VALUE, type ExprValue, type ParsedExpression, type Resolve } from './gh-expression.js';
 import { isPaidTest } from './paid-list.js';
 
 /** What a CI step runs, by the free/paid line of `tests.include` and `tests.paid`. */
@@ -183,7 +183,7 @@ function normalizeDir(raw: string): string | null {
 export const AUTHOR_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE'] as const;
 
 const TRUST_FIELD = 'github.event.pull_request.author_association';
-/** Fields a condition may mistake for the author's trust: another object's association, the actor, the head repository. */
+/** Fields a condition may mistake for the author's trust: another object's association, the actor, what the head says of itself. */
 const OTHER_TRUST_FIELDS = /(?:^|\.)author_association$|^github\.(?:actor|triggering_actor|repository_owner)$|^github\.event\.(?:pull_request\.(?:user|head|base)|sender)\./;
 /** A status function other than success(): the job runs when a job it needs was skipped. */
 const RUNS_AFTER_SKIP = new Set(['always', 'failure', 'cancelled']);
@@ -207,18 +207,80 @@ export function parseCondition(fact: ConditionFact | null): ParsedCondition | nu
   return { fact, parsed: expression === null ? 'always' : parseExpression(expression) };
 }
 
+/** A job's output as written, by job id and output name (lower case, as expressions read them); null when unknown. */
+export type JobOutputs = (job: string, name: string) => string | null;
+
+const OUTPUT_PATH = /^needs\.([^.]+)\.outputs\.([^.]+)$/;
+const MAX_OUTPUT_DEPTH = 4;
+const HEAD_REPOSITORY = 'github.event.pull_request.head.repo.full_name';
+const HEAD_IS_FORK = 'github.event.pull_request.head.repo.fork';
+const REPOSITORY = 'github.repository';
+/** The associations that never come with write access: such an author's pull request comes from a fork. */
+const WITHOUT_WRITE_ACCESS = new Set(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE']);
+
+/**
+ * The expression as it reads for an author who cannot push to the
+ * repository: the pull request's head is a fork, so its repository is not
+ * this one (`head.repo.full_name == github.repository` is false) and
+ * `head.repo.fork` is true.
+ */
+function fromFork(parsed: ParsedExpression): ParsedExpression {
+  const isPath = (node: { kind: string; path?: string }, path: string): boolean => node.kind === 'path' && node.path === path;
+  return substitute(parsed, (node) => {
+    if (isPath(node, HEAD_IS_FORK)) return { kind: 'literal', value: true };
+    if (node.kind === 'binary' && (node.op === '==' || node.op === '!=')) {
+      const { left, right } = node;
+      if ((isPath(left, HEAD_REPOSITORY) && isPath(right, REPOSITORY)) || (isPath(left, REPOSITORY) && isPath(right, HEAD_REPOSITORY))) return { kind: 'literal', value: node.op === '!=' };
+    }
+    return null;
+  });
+}
+
+/**
+ * What a path reads for a pull request on `event` by an author of
+ * `association`: the association and the event; a job's output whose value
+ * is a literal or one `${{ … }}` of what is known here, evaluated the same
+ * way; everything else unknown.
+ */
+function resolverFor(association: string, event: string, outputs: JobOutputs | undefined, depth: number): Resolve {
+  return (path) => {
+    if (path === TRUST_FIELD) return association;
+    if (path === 'github.event_name') return event;
+    const output = OUTPUT_PATH.exec(path);
+    if (output === null || outputs === undefined || depth >= MAX_OUTPUT_DEPTH) return UNKNOWN_VALUE;
+    const text = outputs(output[1] ?? '', output[2] ?? '');
+    return text === null ? UNKNOWN_VALUE : outputValue(text, association, event, outputs, depth + 1);
+  };
+}
+
+function outputValue(text: string, association: string, event: string, outputs: JobOutputs, depth: number): ExprValue {
+  const trimmed = text.trim();
+  if (!trimmed.includes('${{')) return trimmed;
+  const wrapped = /^\$\{\{([\s\S]*)\}\}$/.exec(trimmed)?.[1];
+  if (wrapped === undefined || wrapped.includes('${{') || wrapped.includes('}}')) return UNKNOWN_VALUE;
+  const parsed = parseExpression(wrapped);
+  if ('error' in parsed) return UNKNOWN_VALUE;
+  return asText(evaluate(hypothesis(parsed, association), resolverFor(association, event, outputs, depth)));
+}
+
+function hypothesis(parsed: ParsedExpression, association: string): ParsedExpression {
+  return WITHOUT_WRITE_ACCESS.has(association) ? fromFork(parsed) : parsed;
+}
+
 /**
  * Whether `condition` is false on `event` for every author whose association
- * is not trusted: evaluated with the event and the association known and
- * every other value unknown.
+ * is not trusted: evaluated with the event and the association known, the
+ * head a fork for an author who cannot push (a same-repository head is a
+ * trust condition), the outputs of the jobs it reads evaluated where they
+ * are literal, and every other value unknown.
  */
-export function gateOf(condition: ParsedCondition | null, event: string, trusted: readonly string[]): Gate {
+export function gateOf(condition: ParsedCondition | null, event: string, trusted: readonly string[], outputs?: JobOutputs): Gate {
   if (condition === null || condition.parsed === 'always') return { gated: false, why: 'none' };
   const parsed = condition.parsed;
   if ('error' in parsed) return { gated: false, why: 'unparsable', error: parsed.error };
   const trustedSet = new Set(trusted.map((value) => value.toUpperCase()));
   const untrusted = AUTHOR_ASSOCIATIONS.filter((value) => !trustedSet.has(value));
-  const verdicts = untrusted.map((association) => ({ association, value: truth(evaluate(parsed, (path) => (path === TRUST_FIELD ? association : path === 'github.event_name' ? event : UNKNOWN_VALUE))) }));
+  const verdicts = untrusted.map((association) => ({ association, value: truth(evaluate(hypothesis(parsed, association), resolverFor(association, event, outputs, 0))) }));
   const admits = verdicts.find((verdict) => verdict.value === true)?.association;
   if (admits === undefined && verdicts.every((verdict) => verdict.value === false)) return { gated: true };
   const field = parsed.paths.find((path) => OTHER_TRUST_FIELDS.test(path));

@@ -18,6 +18,8 @@ type Node =
   | { kind: 'not'; operand: Node }
   | { kind: 'binary'; op: string; left: Node; right: Node };
 
+export type ExprNode = Node;
+
 export interface ParsedExpression {
   root: Node;
   /** Every context path it reads, lower case (`github.event.pull_request.author_association`). */
@@ -55,6 +57,32 @@ export function parseExpression(text: string): ParsedExpression | { error: strin
 
 export function evaluate(expression: ParsedExpression, resolve: Resolve): ExprValue {
   return evaluateNode(expression.root, resolve);
+}
+
+/** The expression with each node `replace` answers replaced by its answer (a replaced node's children are not visited). */
+export function substitute(expression: ParsedExpression, replace: (node: ExprNode) => ExprNode | null): ParsedExpression {
+  const map = (node: Node): Node => {
+    const replaced = replace(node);
+    if (replaced) return replaced;
+    switch (node.kind) {
+      case 'dynamic':
+        return { kind: 'dynamic', parts: node.parts.map(map) };
+      case 'call':
+        return { kind: 'call', name: node.name, args: node.args.map(map) };
+      case 'not':
+        return { kind: 'not', operand: map(node.operand) };
+      case 'binary':
+        return { kind: 'binary', op: node.op, left: map(node.left), right: map(node.right) };
+      default:
+        return node;
+    }
+  };
+  return { ...expression, root: map(expression.root) };
+}
+
+/** A value as `${{ … }}` writes it into a string (a job's output): `true`, `3`, '' for null. */
+export function asText(value: ExprValue): string | typeof UNKNOWN_VALUE {
+  return value === UNKNOWN_VALUE ? value : text(value);
 }
 
 /** Truthiness: true, false, or unknown. */

@@ -150,7 +150,7 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
     ).toEqual(['.github/workflows/ci.yml:7:9-7:79 untrustedPaidJob', '.github/workflows/ci.yml:11:9-11:63 untrustedAssociation', '.github/workflows/ci.yml:16:9-16:17 untrustedPaidJob']);
   });
 
-  it('reports the actor, the head repository and another object\'s association as the wrong field', async () => {
+  it('reports the actor, a field of the head the author controls and another object\'s association as the wrong field', async () => {
     expect(
       await reported({
         ...HARNESS,
@@ -162,13 +162,103 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
           '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
           '    steps: [{ run: node a.mjs }]',
           '  b:',
-          '    if: github.event.pull_request.head.repo.full_name == github.repository',
+          "    if: github.event.pull_request.head.ref == 'main'",
           '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
           '    steps: [{ run: node b.mjs }]',
+          '  c:',
+          '    if: github.event.pull_request.head.repo.full_name != github.repository',
+          '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+          '    steps: [{ run: node c.mjs }]',
           '',
         ].join('\n'),
       }),
-    ).toEqual(['.github/workflows/ci.yml:4:9-4:34 trustOnWrongField', '.github/workflows/ci.yml:8:9-8:75 trustOnWrongField']);
+    ).toEqual(['.github/workflows/ci.yml:4:9-4:34 trustOnWrongField', '.github/workflows/ci.yml:8:9-8:53 trustOnWrongField', '.github/workflows/ci.yml:12:9-12:75 trustOnWrongField']);
+  });
+
+  it('takes a head in this repository as a trust condition (an author who cannot push opens pull requests from a fork), directly, negated as fork, or through a needed job\'s output', async () => {
+    const SAME_REPOSITORY = 'github.event.pull_request.head.repo.full_name == github.repository';
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/ci.yml': [
+          'on: pull_request',
+          'jobs:',
+          '  changes:',
+          '    runs-on: ubuntu-latest',
+          '    outputs:',
+          `      internal: \${{ github.event_name != 'pull_request' || ${SAME_REPOSITORY} }}`,
+          '      fixed: "true"',
+          '    steps: [{ run: echo }]',
+          '  a:',
+          `    if: ${SAME_REPOSITORY}`,
+          '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+          '    steps: [{ run: node a.mjs }]',
+          '  b:',
+          '    if: ${{ !github.event.pull_request.head.repo.fork }}',
+          '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+          '    steps: [{ run: node b.mjs }]',
+          '  c:',
+          '    needs: changes',
+          '    steps:',
+          '      - run: node c.mjs',
+          "        if: needs.changes.outputs.internal == 'true'",
+          '        env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([]);
+  });
+
+  it('evaluates a job output on each pull-request event: one that lets every event but pull_request through admits pull_request_target', async () => {
+    const workflow = [
+      'on: [pull_request, pull_request_target]',
+      'jobs:',
+      '  changes:',
+      '    runs-on: ubuntu-latest',
+      '    outputs:',
+      "      internal: ${{ github.event_name != 'pull_request' || github.event.pull_request.head.repo.full_name == github.repository }}",
+      '    steps: [{ run: echo }]',
+      '  c:',
+      '    needs: changes',
+      '    steps:',
+      '      - run: node c.mjs',
+      "        if: needs.changes.outputs.internal == 'true'",
+      '        env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+      '',
+    ].join('\n');
+    expect(await reported({ ...HARNESS, '.github/workflows/ci.yml': workflow })).toEqual(['.github/workflows/ci.yml:12:13-12:53 untrustedPaidStep']);
+    expect(await reported({ ...HARNESS, '.github/workflows/ci.yml': workflow.replace('on: [pull_request, pull_request_target]', 'on: pull_request') })).toEqual([]);
+  });
+
+  it('does not take it where it proves nothing: a job that does not need the output\'s job, an output set by a step, a writer the options leave untrusted', async () => {
+    const workflow = (options: string) => [
+      'on: pull_request',
+      'jobs:',
+      '  changes:',
+      '    runs-on: ubuntu-latest',
+      '    outputs:',
+      '      internal: ${{ github.event.pull_request.head.repo.full_name == github.repository }}',
+      '      filtered: ${{ steps.filter.outputs.internal }}',
+      '    steps: [{ id: filter, run: echo }]',
+      '  a:',
+      "    if: needs.changes.outputs.internal == 'true'",
+      '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+      '    steps: [{ run: node a.mjs }]',
+      '  b:',
+      '    needs: changes',
+      "    if: needs.changes.outputs.filtered == 'true'",
+      '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+      '    steps: [{ run: node b.mjs }]',
+      '  c:',
+      '    if: github.event.pull_request.head.repo.full_name == github.repository',
+      '    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }',
+      '    steps: [{ run: node c.mjs }]',
+      '',
+      options,
+    ].join('\n');
+    expect(await reported({ ...HARNESS, '.github/workflows/ci.yml': workflow('') })).toEqual(['.github/workflows/ci.yml:10:9-10:49 unprovenCondition', '.github/workflows/ci.yml:15:9-15:49 unprovenCondition']);
+    const ownerOnly = '{ "preset": "strict", "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"] }, "rules": { "paid-ci-lanes": ["error", { "trustedAssociations": ["OWNER"] }] } }';
+    expect(await reported({ ...HARNESS, 'tripwire.config.json': ownerOnly, '.github/workflows/ci.yml': workflow('') })).toContain('.github/workflows/ci.yml:19:9-19:75 trustOnWrongField');
   });
 
   it('reports a condition it cannot prove either way (a label, a job output) as unprovenCondition: a warning, an error under strict', async () => {
