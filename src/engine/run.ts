@@ -27,7 +27,8 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const watch = stopwatch();
   const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
   watch.lap('configuration and file listing');
-  assertSomethingToCheck(model, configPath);
+  // Beside packages that have their own configuration, a root that has none may have nothing left to check.
+  if (options.claimed === undefined || options.claimed.length === 0) assertSomethingToCheck(model, configPath);
   // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
   if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
@@ -43,7 +44,8 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
   watch.lap('core checks and suppressions', factsMs + rulesMs);
   options.progress?.phase('saving the fact cache');
-  cache.save();
+  // A shared cache is saved once, by the check that shares it.
+  if (options.factCaches === undefined) cache.save();
   watch.lap('fact cache save');
 
   const known = applyBaselineStep(model, findings, selected, options);
