@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
-import { runCli, writeFiles } from '../support/repo.js';
+import { git, runCli, writeFiles } from '../support/repo.js';
 
 // fixtures/monorepo/per-package: npm workspaces. The root's configuration puts
 // the paid tests under packages/*/test/evals/; packages/answers has its own,
@@ -91,6 +91,20 @@ describe('a check at the root of a monorepo whose packages have their own config
       code: 2,
       findings: [],
       stderr: 'tripwire: invalid configuration\npackages/answers/tripwire.config.json: tests.paid: expected a list of globs and map references, or one map reference { "file", "export" | "path" }, received 3\n',
+    });
+  });
+
+  it('--staged at the top reports what the staged change in a package can affect, against that package\'s configuration', () => {
+    const dir = fixtureRepo('monorepo/per-package');
+    writeFiles(dir, {
+      'packages/answers/test/evals/length.test.ts': "import { sampleReply } from '@desk/test-utils';\nexport const reply = sampleReply('How long is the trial?');\n",
+      'packages/answers/test/live/tone.test.ts': "import { sampleReply } from '@desk/test-utils';\nexport const reply = sampleReply('Say thanks.');\n",
+    });
+    git(dir, 'add', 'packages/answers/test');
+    expect(check(dir, '--no-cache', '--staged')).toEqual({
+      code: 1,
+      findings: ['no-paid-calls-in-free-tests transitivePaidCall packages/answers/test/evals/length.test.ts:1 ← packages/test-utils/src/index.ts:4'],
+      stderr: '',
     });
   });
 
