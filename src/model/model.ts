@@ -153,7 +153,8 @@ export class RepoModel {
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
     this.workspace = options.workspace;
-    this.reachable = options.workspace?.files ?? this.fileSet;
+    // The configuration's ignore holds beyond the listing too: an ignored file is no more reached by import than checked.
+    this.reachable = options.workspace ? new Set([...options.workspace.files].filter((file) => !ignored(file))) : this.fileSet;
     this.gitlinks = options.gitlinks ?? [];
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
