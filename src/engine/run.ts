@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { RepoModel } from '../model/model.js';
 import { mapCoverage } from '../analysis/coverage.js';
 import { fileBlobId } from '../repo/blob-id.js';
-import type { CheckResult } from '../types.js';
 import { roundMs, stopwatch, type RuleTime } from '../util/timing.js';
 import { type CheckOptions, type RunResult } from './types.js';
 import { buildModel } from './project.js';
@@ -16,11 +15,6 @@ import { evaluate } from './evaluate.js';
 import { assertSomethingToCheck, assertPathsListed, narrow } from './narrow.js';
 import { applyBaselineStep } from './baseline-step.js';
 import { prefetchFacts } from './prefetch.js';
-
-export async function check(options: CheckOptions): Promise<CheckResult> {
-  const { findings, summary, coverage } = await run(options);
-  return { findings, summary, ...(coverage && { coverage }) };
-}
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();

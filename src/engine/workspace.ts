@@ -14,7 +14,7 @@ import type { CachedFacts } from '../facts/types.js';
 import { cacheRefusal } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { memberDirs, packageDirs, workspaceGlobs } from '../repo/workspaces.js';
-import type { Finding, MapCoverage } from '../types.js';
+import type { CheckResult, Finding, MapCoverage } from '../types.js';
 import { isRecord } from '../util/guards.js';
 import { compareFindings } from '../util/order.js';
 import { toPosix } from '../util/path.js';
@@ -34,8 +34,14 @@ export interface WorkspacePackage {
   configured: boolean;
 }
 
+/** The programmatic check (api.ts): what `tripwire check` computes, without its result cache. */
+export async function check(options: WorkspaceOptions): Promise<CheckResult> {
+  const { findings, summary, coverage } = await runChecks(options);
+  return { findings, summary, ...(coverage && { coverage }) };
+}
+
 /**
- * The pipeline for the CLI's check: `run` once, unless the root is a
+ * The pipeline for the CLI's check and the programmatic one: `run` once, unless the root is a
  * workspace root with packages that hold their own configuration (or
  * `--workspace` names some), then once per package and once for the root.
  */

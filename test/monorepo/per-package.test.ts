@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { check as checkApi } from '../../src/api.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, runCli, writeFiles } from '../support/repo.js';
 
@@ -68,6 +69,13 @@ describe('a check at the root of a monorepo whose packages have their own config
     const dir = fixtureRepo('monorepo/per-package');
     expect(check(dir, '--no-cache', '--workspace', '@desk/answers')).toEqual({ code: 1, findings: [SCORE], stderr: '' });
     expect(check(dir, '--no-cache', '--workspace', '@desk/answers', '--workspace', '@desk/answers')).toEqual({ code: 1, findings: [SCORE], stderr: '' });
+  });
+
+  it('the programmatic check is the same: every package against its own configuration, and `workspaces` as --workspace', async () => {
+    const dir = fixtureRepo('monorepo/per-package');
+    const located = (result: { findings: { messageId: string; file: string; line: number }[] }): string[] => result.findings.map((f) => `${f.messageId} ${f.file}:${f.line}`);
+    expect(located(await checkApi({ cwd: dir, cache: false }))).toEqual(['transitivePaidCall packages/answers/test/evals/score.test.ts:2', 'transitivePaidCall packages/formatting/test/preview.test.ts:2']);
+    expect(located(await checkApi({ cwd: dir, cache: false, workspaces: ['@desk/answers'] }))).toEqual(['transitivePaidCall packages/answers/test/evals/score.test.ts:2']);
   });
 
   it('--workspace naming no package, or a package without a configuration of its own, is a usage error listing the packages that have one', () => {
