@@ -4,5 +4,5 @@
  */
 export { rules } from '../rules/index.js';
 export { RULE_IDS, type RuleId } from './rule-ids.js';
-export { check, type CheckOptions } from './engine/index.js';
+export { check, type CheckOptions, type WorkspaceOptions } from './engine/index.js';
 export type { CheckResult, Finding, Summary } from './types.js';

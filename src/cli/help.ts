@@ -43,6 +43,9 @@ const CHECK_OPTIONS = `Options for check:
   --update-baseline      record every current finding as known (.tripwire/baseline.json)
   --no-baseline          report the findings the baseline knows too
   --rule ID              run only this rule (repeatable)
+  --workspace NAME       at a workspace root: check only this package (package.json name,
+                         repeatable), against its own configuration; without it, every
+                         package with its own configuration is, and the root's checks the rest
   --max-warnings N       exit 1 when there are more than N warnings
   --no-cache             neither read nor write the fact cache
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)

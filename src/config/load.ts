@@ -20,6 +20,8 @@ export interface LoadConfigOptions {
   search?: boolean;
   /** Outside a git work tree, how far up the search goes (default: `cwd` alone); see findRoot. */
   ceiling?: string;
+  /** The directory whose configuration to load, without a search (a workspace package's); files are named relative to `cwd` in messages. */
+  at?: string;
 }
 
 export interface LoadedConfig {
@@ -51,13 +53,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 }
 
 /** The same, synchronously: ESLint rules cannot wait. */
-export function loadConfigSync({ cwd, configFile, search = true, ceiling }: LoadConfigOptions): LoadedConfig {
+export function loadConfigSync({ cwd, configFile, search = true, ceiling, at }: LoadConfigOptions): LoadedConfig {
   const dir = resolve(cwd);
   if (configFile !== undefined) {
     const source = explicitSource(dir, resolve(dir, configFile));
     return finish(validate(source.data, source), source.file, dirname(source.file));
   }
-  const root = search ? findRoot(dir, ceiling ?? dir) : dir;
+  const root = at !== undefined ? resolve(dir, at) : search ? findRoot(dir, ceiling ?? dir) : dir;
   const source = findSource(root, dir);
   if (source === undefined) return finish(validate({}, undefined), null, root);
   return finish(validate(source.data, source), source.file, dirname(source.file));

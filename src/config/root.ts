@@ -33,7 +33,8 @@ export function findRoot(start: string, ceiling: string = start): string {
   }
 }
 
-function configures(dir: string): boolean {
+/** Whether `dir` holds a configuration: one of CONFIG_FILE_NAMES, or a package.json with the `"tripwire"` key. */
+export function configures(dir: string): boolean {
   if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name)))) return true;
   const text = readText(join(dir, 'package.json'));
   if (text === undefined || !text.includes(`"${PACKAGE_JSON_KEY}"`)) return false;
@@ -49,4 +50,30 @@ function readText(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The workspace root a root sits in: the nearest directory at or above `root`,
+ * no higher than the git top level, whose package.json declares `workspaces`
+ * or that holds pnpm-workspace.yaml. A package of a monorepo imports its
+ * siblings by name from there; the root itself when nothing above declares a
+ * workspace, or outside a git work tree.
+ */
+export function findWorkspaceRoot(root: string): string {
+  const from = resolve(root);
+  let nearest: string | null = null;
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (nearest === null && declaresWorkspaces(dir)) nearest = dir;
+    if (isWorkTreeTop(dir)) return nearest ?? from;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+/** Whether `dir` is the root of an npm, yarn, bun or pnpm workspace. */
+export function declaresWorkspaces(dir: string): boolean {
+  if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return true;
+  const text = readText(join(dir, 'package.json'));
+  if (text === undefined || !text.includes('"workspaces"')) return false;
+  const manifest: unknown = parse(text, [], { allowTrailingComma: true });
+  return typeof manifest === 'object' && manifest !== null && 'workspaces' in manifest;
 }

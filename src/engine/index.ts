@@ -4,6 +4,7 @@ export { CORE_RULES, SUPPRESSION_WITHOUT_REASON } from './core-checks.js';
 export { evaluate } from './evaluate.js';
 export { buildModel, buildModelSync } from './project.js';
 export { selectRules, severityOf } from './rule-set.js';
-export { check, run } from './run.js';
+export { run } from './run.js';
+export { check, type WorkspaceOptions } from './workspace.js';
 export type { BuiltModel, CheckOptions, RunResult, SelectedRule } from './types.js';
 export type { RepoModel } from '../model/model.js';

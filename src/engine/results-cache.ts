@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckOptions } from './index.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
-import { findRoot } from '../config/root.js';
+import { declaresWorkspaces, findRoot, findWorkspaceRoot } from '../config/root.js';
 import { cacheDirectory } from '../facts/cache.js';
 import type { RuleMetaForReport } from '../report/index.js';
 import { fileBlobId } from '../repo/blob-id.js';
@@ -47,7 +47,7 @@ interface Entry {
 }
 
 /** The options a verdict depends on (a type-only import: check.js is not loaded on a hit). */
-export type ResultsOptions = Pick<CheckOptions, 'cwd' | 'configFile' | 'cacheLocation' | 'rules' | 'paths' | 'base' | 'staged' | 'baseline'>;
+export type ResultsOptions = Pick<CheckOptions, 'cwd' | 'configFile' | 'cacheLocation' | 'rules' | 'paths' | 'base' | 'staged' | 'baseline'> & { workspaces?: readonly string[] };
 
 export interface ResultsProbe {
   /** The stored verdict for exactly these inputs, or null. */
@@ -74,12 +74,16 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   const cwd = resolve(options.cwd);
   // Where loadConfig puts the root: the config file's directory, else the one findRoot finds.
   const root = options.configFile === undefined ? findRoot(cwd) : dirname(resolve(cwd, options.configFile));
+  // A package of a monorepo follows imports into its siblings: the whole workspace is its input (engine/project.ts).
+  const space = findWorkspaceRoot(root);
   const hash = createHash('sha1');
   hash.update(`tripwire-results ${FORMAT} ${VERSION} ${toolFingerprint()}\0`);
   hash.update(
     JSON.stringify({
       root,
+      space,
       cwd,
+      workspaces: options.workspaces ?? [],
       configFile: options.configFile ?? null,
       rules: options.rules ?? null,
       paths: options.paths ?? [],
@@ -95,21 +99,25 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   const dir = cacheDirectory(root, options.cacheLocation);
   // Asked while git lists the files: on a warm run it costs no time of its own.
   const refused = cacheRefusal(dir, root);
+  // At a workspace root, each package's own configuration is an input too, listed by git or not.
+  const packageConfigs = options.configFile === undefined && declaresWorkspaces(root);
   let listing: ResultsProbe['listing'] = null;
   if (options.staged === true) {
     // A staged check reads the index and HEAD, never the work tree (the config aside).
-    const [index, head, refusal] = await Promise.all([gitOutput(root, ['ls-files', '-z', '--stage']), gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']), refused]);
+    const [index, head, refusal] = await Promise.all([gitOutput(space, ['ls-files', '-z', '--stage']), gitOutput(space, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']), refused]);
     if (index.code !== 0) return null;
     if (refusal !== null) return { hit: null, listing: null, store() {}, refused: refusal };
     hash.update(`\0head ${head.stdout.trim()}\0`).update(index.stdout);
+    if (packageConfigs) hashPackageConfigs(hash, root, index.stdout.split('\0').map((entry) => entry.slice(entry.indexOf('\t') + 1)));
   } else {
-    const [found, refusal] = await Promise.all([discoverFiles(root, { blobIds: true }), refused]);
+    const [found, refusal] = await Promise.all([discoverFiles(space, { blobIds: true }), refused]);
     if (!found.git) return null;
     if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks }, store() {}, refused: refusal };
     listing = { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks };
     for (const gitlink of found.gitlinks) hash.update(`\0gitlink ${gitlink}`);
     // A link that is not followed is keyed by why, never by reading through it.
-    for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? found.unfollowed.get(file) ?? fileBlobId(join(root, file)) ?? '-'}`);
+    for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? found.unfollowed.get(file) ?? fileBlobId(join(space, file)) ?? '-'}`);
+    if (packageConfigs) hashPackageConfigs(hash, root, found.files);
     if (options.base !== undefined) {
       const base = await gitOutput(root, ['merge-base', 'HEAD', options.base]);
       if (base.code !== 0) return null;
@@ -133,6 +141,15 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
     },
     refused: null,
   };
+}
+
+/** The configuration files of every directory of `files` (listed at `root`) that holds a package.json: a package's configuration decides its check. */
+function hashPackageConfigs(hash: ReturnType<typeof createHash>, root: string, files: readonly string[]): void {
+  for (const file of files) {
+    if (!file.endsWith('/package.json')) continue;
+    const dir = join(root, file.slice(0, -'/package.json'.length));
+    for (const name of CONFIG_FILE_NAMES) hash.update(`\0package config ${dir} ${fileBlobId(join(dir, name)) ?? '-'}`);
+  }
 }
 
 /** What the MAC of a results file is bound to: its name, which carries the version. */

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { RepoModel } from '../model/model.js';
 import { mapCoverage } from '../analysis/coverage.js';
 import { fileBlobId } from '../repo/blob-id.js';
-import type { CheckResult } from '../types.js';
 import { roundMs, stopwatch, type RuleTime } from '../util/timing.js';
 import { type CheckOptions, type RunResult } from './types.js';
 import { buildModel } from './project.js';
@@ -17,17 +16,13 @@ import { assertSomethingToCheck, assertPathsListed, narrow } from './narrow.js';
 import { applyBaselineStep } from './baseline-step.js';
 import { prefetchFacts } from './prefetch.js';
 
-export async function check(options: CheckOptions): Promise<CheckResult> {
-  const { findings, summary, coverage } = await run(options);
-  return { findings, summary, ...(coverage && { coverage }) };
-}
-
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const watch = stopwatch();
   const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
   watch.lap('configuration and file listing');
-  assertSomethingToCheck(model, configPath);
+  // Beside packages that have their own configuration, a root that has none may have nothing left to check.
+  if (options.claimed === undefined || options.claimed.length === 0) assertSomethingToCheck(model, configPath);
   // With --staged the paths are not used (below): a hook tool's file list is never a reason to fail.
   if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
@@ -43,7 +38,8 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
   watch.lap('core checks and suppressions', factsMs + rulesMs);
   options.progress?.phase('saving the fact cache');
-  cache.save();
+  // A shared cache is saved once, by the check that shares it.
+  if (options.factCaches === undefined) cache.save();
   watch.lap('fact cache save');
 
   const known = applyBaselineStep(model, findings, selected, options);

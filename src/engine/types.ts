@@ -28,7 +28,7 @@ export interface CheckOptions {
   updateBaseline?: boolean;
   /** Also compute the paid ids' coverage by the selection maps (`CheckResult.coverage`), for the reports that show it. */
   coverage?: boolean;
-  /** The file listing of the root, when the caller already has it (the result cache lists first). */
+  /** The file listing of the root's workspace root (findWorkspaceRoot), when the caller already has it (the result cache lists first). */
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
@@ -36,6 +36,12 @@ export interface CheckOptions {
   concurrency?: Concurrency;
   /** Told of each phase and each file's facts (a terminal's progress line). */
   progress?: Progress;
+  /** Check with the configuration of this directory, found without a search (a workspace package's: engine/workspace.ts). */
+  root?: string;
+  /** Directories under the root, POSIX, whose files other configurations check (workspace packages with their own): not listed, but imports reach them. */
+  claimed?: readonly string[];
+  /** Fact caches shared by the runs of one check, by version: each is saved by whoever opened the first run (engine/workspace.ts). */
+  factCaches?: Map<string, FactCache<CachedFacts>>;
 }
 
 export interface RunResult extends CheckResult {

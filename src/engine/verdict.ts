@@ -6,8 +6,7 @@ import type { RunStats } from '../util/timing.js';
 import { CORE_RULES } from './core-checks.js';
 import { probeResults, type StoredRun } from './results-cache.js';
 import { severityOf } from './rule-set.js';
-import { run } from './run.js';
-import type { CheckOptions } from './types.js';
+import { runChecks, type WorkspaceOptions } from './workspace.js';
 
 export interface Verdict {
   /** What the reporters need: findings, summary, the rules' metadata, the coverage when asked. */
@@ -25,11 +24,11 @@ export interface Verdict {
  * skip it), else the pipeline, whose verdict is then stored. A stored verdict
  * without the map coverage does not answer a run that asks for it.
  */
-export async function verdictOf(options: CheckOptions): Promise<Verdict> {
+export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
   if (hit) return { run: hit, cached: true, stats: null, cacheRefused: null };
-  const result = await run({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
+  const result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
   const stored: StoredRun = {
     root: result.root,
     findings: result.findings,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
 import { extractMarkdownFacts } from '../facts/extract-markdown.js';
@@ -60,8 +60,25 @@ export interface ModelOptions {
   /** Submodules (gitlinks): directories whose files are not listed. */
   gitlinks?: readonly string[];
   diff?: DiffInput;
+  /**
+   * The workspace the root sits in, when imports may reach beyond the listing:
+   * a package of a monorepo imports its siblings, and the root of one leaves
+   * the packages that have their own configuration to them (engine/workspace.ts).
+   */
+  workspace?: WorkspaceScope;
   /** Called after each file's facts are parsed or found in the cache (a progress line reads `stats`). */
   onFacts?: () => void;
+}
+
+export interface WorkspaceScope {
+  /** The root's path in the workspace root ('' when it is that root), POSIX. */
+  prefix: string;
+  /**
+   * Every file of the workspace, named relative to the root (a sibling's as
+   * `../b/src/index.ts`): what an import may resolve to and facts be read of,
+   * though only the listing is checked. The listing is among them.
+   */
+  files: ReadonlySet<string>;
 }
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
@@ -88,6 +105,9 @@ export class RepoModel {
   readonly diff: { base: string; changes: readonly FileChange[] } | null;
 
   private readonly cache: FactCache<CachedFacts> | null;
+  private readonly workspace: WorkspaceScope | undefined;
+  /** What an import may reach: the listing, and the workspace beyond it. */
+  private readonly reachable: ReadonlySet<string>;
   private readonly overlays: ReadonlyMap<string, string>;
   private readonly oversized: ReadonlyMap<string, number>;
   private readonly oldOversized: ReadonlyMap<string, number>;
@@ -132,6 +152,9 @@ export class RepoModel {
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
     this.fileSet = new Set(this.files);
+    this.workspace = options.workspace;
+    // The configuration's ignore holds beyond the listing too: an ignored file is no more reached by import than checked.
+    this.reachable = options.workspace ? new Set([...options.workspace.files].filter((file) => !ignored(file))) : this.fileSet;
     this.gitlinks = options.gitlinks ?? [];
     const { ids, selfGate } = options.config.tests;
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
@@ -314,6 +337,7 @@ export class RepoModel {
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
+      ...(this.workspace && { workspace: { prefix: this.workspace.prefix, files: new Set([...this.workspace.files, ...added]) } }),
       ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
     });
   }
@@ -336,6 +360,7 @@ export class RepoModel {
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
+      ...(this.workspace && { workspace: { prefix: this.workspace.prefix, files: new Set([...[...this.workspace.files].filter((file) => !gone.has(file)), ...oldTexts.keys()]) } }),
     });
   }
 
@@ -351,7 +376,7 @@ export class RepoModel {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined || this.factsMemo.has(file)) return memo ?? null;
     let facts: FileFacts | null = null;
-    if (isScriptFile(file) && this.fileSet.has(file)) facts = this.timed(() => this.extract(file, this.knownId(file)));
+    if (isScriptFile(file) && this.reachable.has(file)) facts = this.timed(() => this.extract(file, this.knownId(file)));
     this.factsMemo.set(file, facts);
     if (facts) this.recordParseErrors(file, facts.parseErrors);
     return facts;
@@ -379,7 +404,7 @@ export class RepoModel {
   scriptsToExtract(files: Iterable<string>): { file: string; text: string }[] {
     const out: { file: string; text: string }[] = [];
     for (const file of files) {
-      if (!isScriptFile(file) || !this.fileSet.has(file) || this.factsMemo.has(file) || this.offered.has(file) || this.readAhead.has(file)) continue;
+      if (!isScriptFile(file) || !this.reachable.has(file) || this.factsMemo.has(file) || this.offered.has(file) || this.readAhead.has(file)) continue;
       // Overlays, files git reports oversized and unfollowed links are text()'s to decide, on the main thread.
       if (this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
       const known = this.knownId(file);
@@ -617,8 +642,20 @@ export class RepoModel {
   }
 
   resolve(fromFile: string, specifier: string): Resolution {
-    this.resolver ??= createResolver(this.root, this.fileSet, (file) => this.text(file) ?? undefined);
-    return this.resolver.resolve(fromFile, specifier);
+    const workspace = this.workspace;
+    if (workspace === undefined || workspace.prefix === '') {
+      this.resolver ??= createResolver(this.root, this.reachable, (file) => this.text(file) ?? undefined);
+      return this.resolver.resolve(fromFile, specifier);
+    }
+    // Resolved as the workspace root sees it (its package.json names the workspace packages), named back from the root.
+    const { prefix } = workspace;
+    this.resolver ??= createResolver(
+      join(this.root, ...prefix.split('/').map(() => '..')),
+      new Set([...workspace.files].map((file) => posix.join(prefix, file))),
+      (file) => this.text(posix.relative(prefix, file)) ?? undefined,
+    );
+    const found = this.resolver.resolve(posix.join(prefix, fromFile), specifier);
+    return found.kind === 'file' ? { kind: 'file', path: posix.relative(prefix, found.path) } : found;
   }
 }
 
