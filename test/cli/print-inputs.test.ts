@@ -161,6 +161,22 @@ describe('tripwire print-inputs', () => {
     expect(inputs.files).not.toContain('packages/helpers/src/palette.ts');
   });
 
+  it('with --config, the root is the file\'s directory and no configuration is looked for on the way up', () => {
+    const dir = repo(fixtureRepo('task-runners/monorepo'));
+    const inputs = printInputs(dir, '--cwd', 'packages/app/test', '--config', '../../helpers/tripwire.config.json');
+    expect(inputs.root).toBe('packages/helpers');
+    expect(inputs.files).toContain('packages/helpers/tripwire.config.json');
+    expect(inputs.absent.filter((path) => path.startsWith('packages/app/'))).toEqual([]);
+  });
+
+  it('gives the workspace globs that exclude a directory as negated manifest globs', () => {
+    const dir = repo(fixtureRepo('rules/no-paid-calls-in-free-tests/workspaces/npm'));
+    writeFiles(dir, { 'packages/app/tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**"] } }\n' });
+    const inputs = printInputs(dir, '--cwd', 'packages/app');
+    expect(inputs.globs).toEqual(['packages/app/**', 'packages/*/package.json', '!packages/legacy-client/package.json']);
+    expect(inputs.files).toContain('packages/grader/src/rubric.ts');
+  });
+
   it('finds the workspace a package belongs to through pnpm-workspace.yaml too', () => {
     const dir = repo(fixtureRepo('rules/no-paid-calls-in-free-tests/workspaces/pnpm'));
     writeFiles(dir, { 'services/reviewer/tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/live/**"] } }\n' });
@@ -233,6 +249,24 @@ describe('tripwire print-inputs', () => {
     expect(undeclared.code).toBe(2);
     expect(undeclared.stderr).toContain("no turbo.json here declares inputs for the task 'tripwire'");
     expect(runCli(['print-inputs', '--check'], app).code).toBe(2);
+  });
+
+  it('--format turbo reads the inputs --check compares with from turbo.jsonc too', () => {
+    const dir = repo(fixtureRepo('task-runners/monorepo'));
+    const app = join(dir, 'packages/app');
+    const printed = runCli(['print-inputs', '--format', 'turbo'], app).stdout;
+    writeFiles(dir, { 'packages/app/turbo.jsonc': `{\n  // the harness check\n  "extends": ["//"],\n  "tasks": { "tripwire": { "inputs": ${printed} } }\n}\n` });
+    expect(runCli(['print-inputs', '--format', 'turbo', '--check'], app).code).toBe(0);
+  });
+
+  it('--format turbo refuses an input outside the Turborepo root', () => {
+    const dir = repo(fixtureRepo('task-runners/monorepo'));
+    git(dir, 'rm', '-q', 'turbo.json');
+    // The only turbo.json is the package's own: $TURBO_ROOT$ would be the package, and the sibling's files lie outside it.
+    writeFiles(dir, { 'packages/app/turbo.json': '{ "tasks": {} }\n' });
+    const run = runCli(['print-inputs', '--format', 'turbo'], join(dir, 'packages/app'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`is outside the Turborepo root ${join(dir, 'packages/app')}`);
   });
 
   it('--format turbo refuses a directory that is not the check root', () => {
