@@ -94,7 +94,8 @@ const PRINT_INPUTS_OPTIONS = `Options for print-inputs (it reads the configurati
                          runs the check in the current directory (the check root), with
                          $TURBO_DEFAULT$ for the package's own files and $TURBO_ROOT$/ paths
   --check                with --format turbo: print nothing, and exit 1 naming the inputs that
-                         the task's inputs in ./turbo.json lack (run it in the task, before check)
+                         the task's inputs in ./turbo.json lack, neither named nor matched by one
+                         of its globs (run it in the task, before check)
   --task NAME            the task --check reads in turbo.json (default: tripwire)
   --cwd DIR, --config FILE, --no-cache, --cache-location DIR   as for check
 `;

@@ -11,6 +11,7 @@ import { MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
 import { workspaceGlobs } from '../repo/workspaces.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { isRecord } from '../util/guards.js';
+import { compileGlobs } from '../util/glob.js';
 import { toPosix } from '../util/path.js';
 import { UsageError } from '../errors.js';
 import { buildModel } from './project.js';
@@ -233,4 +234,32 @@ export function declaredTurboInputs(packageDir: string, task: string): { file: s
     return { file, inputs: inputs.filter((input): input is string => typeof input === 'string') };
   }
   return null;
+}
+
+const TURBO_ROOT = '$TURBO_ROOT$/';
+
+/**
+ * The inputs among `needed` (turboInputs) that a task's `declared` inputs do not cover: neither
+ * named as they are nor matched by a glob of the same anchoring (`$TURBO_ROOT$/…` or relative to
+ * the package), or excluded by a `!` glob. A negated input of `needed` only narrows: never missing.
+ */
+export function uncoveredTurboInputs(needed: readonly string[], declared: readonly string[]): string[] {
+  const named = new Set(declared);
+  const matcher = (anchored: boolean, negated: boolean) => {
+    const globs = declared
+      .filter((input) => input.startsWith('!') === negated)
+      .map((input) => (negated ? input.slice(1) : input))
+      .filter((input) => input.startsWith(TURBO_ROOT) === anchored && !input.startsWith('$TURBO_DEFAULT$'))
+      .map((input) => (anchored ? input.slice(TURBO_ROOT.length) : input));
+    return globs.length === 0 ? () => false : compileGlobs(globs);
+  };
+  const matches = { root: matcher(true, false), own: matcher(false, false) };
+  const excluded = { root: matcher(true, true), own: matcher(false, true) };
+  return needed.filter((input) => {
+    if (input.startsWith('!')) return false;
+    const anchored = input.startsWith(TURBO_ROOT);
+    const rel = anchored ? input.slice(TURBO_ROOT.length) : input;
+    if ((anchored ? excluded.root : excluded.own)(rel)) return true;
+    return !named.has(input) && !(anchored ? matches.root : matches.own)(rel);
+  });
 }

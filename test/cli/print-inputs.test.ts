@@ -251,6 +251,24 @@ describe('tripwire print-inputs', () => {
     expect(runCli(['print-inputs', '--check'], app).code).toBe(2);
   });
 
+  it('--format turbo --check takes a glob of the same anchoring as covering what it matches, and a ! glob as excluding it', () => {
+    const dir = repo(fixtureRepo('task-runners/monorepo'));
+    const app = join(dir, 'packages/app');
+    const printed: string[] = JSON.parse(runCli(['print-inputs', '--format', 'turbo'], app).stdout);
+    const broad = [...printed.filter((input) => !input.startsWith('$TURBO_ROOT$/packages/helpers/src/')), '$TURBO_ROOT$/packages/helpers/src/**'];
+    writeFiles(dir, { 'packages/app/turbo.json': JSON.stringify({ tasks: { tripwire: { inputs: broad } } }) });
+    expect(runCli(['print-inputs', '--format', 'turbo', '--check'], app).code).toBe(0);
+    // A relative glob does not cover a path from $TURBO_ROOT$, even one that would match it textually.
+    const unanchored = [...printed.filter((input) => !input.startsWith('$TURBO_ROOT$/packages/helpers/src/')), 'packages/helpers/src/**', '**/format.ts'];
+    writeFiles(dir, { 'packages/app/turbo.json': JSON.stringify({ tasks: { tripwire: { inputs: unanchored } } }) });
+    expect(runCli(['print-inputs', '--format', 'turbo', '--check'], app).code).toBe(1);
+    writeFiles(dir, { 'packages/app/turbo.json': JSON.stringify({ tasks: { tripwire: { inputs: [...broad, '!$TURBO_ROOT$/packages/helpers/src/format.ts'] } } }) });
+    const excluded = runCli(['print-inputs', '--format', 'turbo', '--check'], app);
+    expect(excluded.code).toBe(1);
+    expect(excluded.stderr).toContain('miss 1 that the check reads');
+    expect(excluded.stderr).toContain('  $TURBO_ROOT$/packages/helpers/src/format.ts\n');
+  });
+
   it('--format turbo reads the inputs --check compares with from turbo.jsonc too', () => {
     const dir = repo(fixtureRepo('task-runners/monorepo'));
     const app = join(dir, 'packages/app');

@@ -30,7 +30,7 @@ export async function printInputsCommand(argv: string[], io: Io, help: string): 
   if (!FORMATS.some((known) => known === format)) throw new UsageError(`unknown format '${format}' (known: ${FORMATS.join(', ')})`);
   if (values.check === true && format !== 'turbo') throw new UsageError('--check compares with the inputs of a Turborepo task: use it with --format turbo');
   const cwd = resolveCwd(io.cwd, values.cwd);
-  const { checkInputs, declaredTurboInputs, turboInputs } = await import('../../engine/inputs.js');
+  const { checkInputs, declaredTurboInputs, turboInputs, uncoveredTurboInputs } = await import('../../engine/inputs.js');
   const inputs = await checkInputs({
     cwd,
     cache: values.cache,
@@ -38,7 +38,11 @@ export async function printInputsCommand(argv: string[], io: Io, help: string): 
     ...(values['cache-location'] !== undefined && { cacheLocation: resolve(io.cwd, values['cache-location']) }),
   });
   const shown = (file: string): string => relative(io.cwd, file).split('\\').join('/') || '.';
-  if (format === 'turbo' && values.check === true) return checkTurboInputs(io, turboInputs(inputs, cwd), declaredTurboInputs(cwd, values.task), values.task, shown);
+  if (format === 'turbo' && values.check === true) {
+    const declared = declaredTurboInputs(cwd, values.task);
+    if (declared === null) throw new UsageError(`--check: no turbo.json here declares inputs for the task '${values.task}' (give --task NAME for another task)`);
+    return reportUncovered(io, uncoveredTurboInputs(turboInputs(inputs, cwd), declared.inputs), shown(declared.file), values.task);
+  }
   if (format === 'turbo') io.stdout(`${JSON.stringify(turboInputs(inputs, cwd), null, 2)}\n`);
   else if (format === 'json') {
     const negated = (glob: string): string => (glob.startsWith('!') ? `!${shown(glob.slice(1))}` : shown(glob));
@@ -48,15 +52,13 @@ export async function printInputsCommand(argv: string[], io: Io, help: string): 
 }
 
 /**
- * `--check`: every input the check has now must be among those turbo.json declares, or turbo
+ * `--check`: every input the check has now must be covered by those turbo.json declares, or turbo
  * could serve a verdict that a change to a file outside the list made stale (exit 1, naming them).
  */
-function checkTurboInputs(io: Io, needed: readonly string[], declared: { file: string; inputs: string[] } | null, task: string, shown: (file: string) => string): number {
-  if (declared === null) throw new UsageError(`--check: no turbo.json here declares inputs for the task '${task}' (give --task NAME for another task)`);
-  const missing = needed.filter((input) => !declared.inputs.includes(input));
+function reportUncovered(io: Io, missing: readonly string[], file: string, task: string): number {
   if (missing.length === 0) return 0;
   io.stderr(
-    `tripwire: the inputs ${shown(declared.file)} declares for '${task}' miss ${missing.length} that the check reads, so a change to them would not run it again:\n${missing.map((input) => `  ${input}\n`).join('')}Put the output of \`tripwire print-inputs --format turbo\` in tasks.${task}.inputs.\n`,
+    `tripwire: the inputs ${file} declares for '${task}' miss ${missing.length} that the check reads, so a change to them would not run it again:\n${missing.map((input) => `  ${input}\n`).join('')}Put the output of \`tripwire print-inputs --format turbo\` in tasks.${task}.inputs.\n`,
   );
   return 1;
 }
