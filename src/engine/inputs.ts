@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { CONFIG_FILE_NAMES } from '../config/names.js';
+import { CONFIG_FILE_NAMES, PACKAGE_JSON_KEY } from '../config/names.js';
 import type { FileFacts } from '../facts/types.js';
 import { RepoModel } from '../model/model.js';
 import { createResolver } from '../model/resolve.js';
 import { discoverFiles } from '../repo/files.js';
 import { findGitRoot } from '../repo/git.js';
 import { MAX_INPUT_BYTES, readBounded } from '../repo/read.js';
-import { workspaceGlobs } from '../repo/workspaces.js';
+import { memberDirs, packageDirs, workspaceGlobs } from '../repo/workspaces.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { isRecord } from '../util/guards.js';
 import { compileGlobs } from '../util/glob.js';
@@ -78,6 +78,16 @@ export async function checkInputs(options: Options): Promise<CheckInputs> {
   const globs = [path.join(root, '**'), ...memberManifestGlobs(workspaceRoot)];
   await followImports(model, workspaceRoot, files, absent);
   cache.save();
+  // A check at a workspace root also checks each member that holds its own configuration against
+  // it (issue 19 item 2): what those checks read counts too.
+  if (options.configFile === undefined && workspaceRoot === root) {
+    for (const dir of configuredMembers(root, model.files)) {
+      const member = await checkInputs({ ...options, cwd: path.join(root, dir) });
+      for (const file of member.files) files.add(file);
+      for (const file of member.absent) absent.add(file);
+      for (const glob of member.globs) if (!globs.includes(glob)) globs.push(glob);
+    }
+  }
   const sorted = [...files].sort();
   return { root, files: sorted, unlisted: sorted.filter((file) => !listed.has(file)), absent: [...absent].filter((file) => !files.has(file)).sort(), globs, workspaceRoot, repositoryRoot: top };
 }
@@ -124,6 +134,16 @@ function findWorkspaceRoot(root: string, top: string, note: (file: string) => vo
     if (workspaceGlobs(readJson(manifest), readText(pnpm)).length > 0) return dir;
   }
   return top;
+}
+
+/** The members of the workspace `root` declares (if any) that hold their own configuration, by directory relative to it. */
+function configuredMembers(root: string, files: readonly string[]): string[] {
+  const globs = workspaceGlobs(readJson(path.join(root, 'package.json')), readText(path.join(root, 'pnpm-workspace.yaml')));
+  return memberDirs(globs, packageDirs(files)).filter((dir) => {
+    if (CONFIG_FILE_NAMES.some((name) => existsSync(path.join(root, dir, name)))) return true;
+    const manifest = readJson(path.join(root, dir, 'package.json'));
+    return isRecord(manifest) && Object.hasOwn(manifest, PACKAGE_JSON_KEY);
+  });
 }
 
 /** `<member glob>/package.json` for each workspace glob: a new member, or a renamed one, changes what a bare import resolves to. */

@@ -177,6 +177,20 @@ describe('tripwire print-inputs', () => {
     expect(inputs.files).toContain('packages/grader/src/rubric.ts');
   });
 
+  it('at a workspace root, adds the inputs of each member that holds its own configuration', () => {
+    // A check at the workspace root also checks those members against their own configurations
+    // (issue 19 item 2): each one's by-name manifests and listing count.
+    const dir = repo(fixtureRepo('task-runners/monorepo'));
+    const inputs = printInputs(dir);
+    expect(inputs.root).toBe('.');
+    expect(inputs.globs).toEqual(['**', 'packages/*/package.json', 'packages/app/**', 'packages/dashboard/**', 'packages/helpers/**']);
+    expect(inputs.absent).toContain('packages/app/.tripwire/baseline.json');
+    expect(inputs.absent).toContain('packages/helpers/tripwire.config.jsonc');
+    // Not with --config: one configuration, one root.
+    const configured = printInputs(dir, '--config', 'packages/app/tripwire.config.json');
+    expect(configured.globs).toEqual(['packages/app/**', 'packages/*/package.json']);
+  });
+
   it('finds the workspace a package belongs to through pnpm-workspace.yaml too', () => {
     const dir = repo(fixtureRepo('rules/no-paid-calls-in-free-tests/workspaces/pnpm'));
     writeFiles(dir, { 'services/reviewer/tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/live/**"] } }\n' });
