@@ -14,6 +14,7 @@ const USAGE = `Usage:
   tripwire init [--hook] [options]      infer and write tripwire.config.json; --hook: the pre-commit hook
   tripwire explain RULE                 print a rule's documentation
   tripwire print-config [options]       print the resolved configuration as JSON, every default included
+  tripwire print-inputs [options]       print the files a check reads (a task runner's cache inputs)
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)
   tripwire freeze add RUNNER --assert NAMES --reason R    pin a shell/Python runner's assertion sites and rosters
   tripwire freeze list | verify [--base REF]              show the pins | check them (exit 1 on findings)
@@ -88,6 +89,20 @@ const FREEZE_OPTIONS = `Options for freeze and lock (the only commands that writ
   --cwd DIR, --config FILE   as for check
 `;
 
+const PRINT_INPUTS_OPTIONS = `Options for print-inputs (it reads the configuration, the listing and the imports; no rule runs):
+  --format NAME          text | json | turbo (default: text); text: one file per line, relative to
+                         the current directory, sorted; json: also the paths looked for and absent,
+                         and the globs whose matches count (the root's listing, the workspace
+                         members' manifests); turbo: the inputs array of a Turborepo task that
+                         runs the check in the current directory (the check root), with
+                         $TURBO_DEFAULT$ for the package's own files and $TURBO_ROOT$/ paths
+  --check                with --format turbo: print nothing, and exit 1 naming the inputs that
+                         the task's inputs in ./turbo.json lack, neither named nor matched by one
+                         of its globs (run it in the task, before check)
+  --task NAME            the task --check reads in turbo.json (default: tripwire)
+  --cwd DIR, --config FILE, --no-cache, --cache-location DIR   as for check
+`;
+
 const INIT_OPTIONS = `Options for init (it reads the repository, never runs it, and prints what it inferred and why):
   --force                replace an existing configuration (or a pre-commit hook that is not tripwire's)
   --hook                 also install a pre-commit hook running \`tripwire check --staged\` where git
@@ -104,6 +119,7 @@ ${CHECK_OPTIONS}
 ${SELECT_OPTIONS}
 ${FIX_OPTIONS}
 ${FREEZE_OPTIONS}
+${PRINT_INPUTS_OPTIONS}
 ${INIT_OPTIONS}
 Examples:
   tripwire check
@@ -116,6 +132,7 @@ Examples:
   tripwire init --hook
   tripwire freeze add test/parse.test.ts --reason "pins the report format" --owner @dana
   tripwire lock 'test/fixtures/**' && tripwire check --base origin/main
+  tripwire print-inputs --cwd packages/evals --format turbo
 `;
 
 /** Each command's own \`--help\`: its usage lines, its options and examples. */
@@ -177,6 +194,20 @@ Options:
 Examples:
   tripwire print-config
   tripwire print-config | jq .config.paid.modules
+`,
+  'print-inputs': `Usage: tripwire print-inputs [options]
+Prints the files a check of this root reads, so that a task runner's cache key covers them: the
+files the root lists (any may be read, and their names decide what the globs match), the
+configuration, the manifests read by name, the .gitignore files above the root, the workspace
+declarations, and the files of other workspace packages that its files import, transitively,
+with the manifests and tsconfigs their resolution reads (exit 0, 2 for an invalid configuration).
+
+${PRINT_INPUTS_OPTIONS}
+Examples:
+  tripwire print-inputs
+  tripwire print-inputs --format json | jq .absent
+  (cd packages/evals && tripwire print-inputs --format turbo)
+  tripwire print-inputs --format turbo --check && tripwire check
 `,
   freeze: `Usage:
   tripwire freeze add FILE[::ID] --reason R [--owner O]   pin the tests of FILE (or one test)

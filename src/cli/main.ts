@@ -53,6 +53,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (command === 'init') return (await import('./commands/init.js')).initCommand(rest, io, COMMAND_HELP.init);
   if (command === 'explain') return (await import('./commands/explain.js')).explainCommand(rest, io, COMMAND_HELP.explain);
   if (command === 'print-config') return (await import('./commands/print-config.js')).printConfigCommand(rest, io, COMMAND_HELP['print-config']);
+  if (command === 'print-inputs') return (await import('./commands/print-inputs.js')).printInputsCommand(rest, io, COMMAND_HELP['print-inputs']);
   if (command === 'freeze') return (await import('./commands/freeze.js')).freezeCommand(rest, io, COMMAND_HELP.freeze, (args) => check(args, io));
   if (command === 'lock') return (await import('./commands/freeze.js')).lockCommand(rest, io, COMMAND_HELP.lock);
   throw new UsageError(`unknown command '${command}'`);

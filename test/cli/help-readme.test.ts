@@ -11,6 +11,13 @@ function longOptions(text: string): string[] {
   return [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].sort();
 }
 
+/** The README table that starts with `header`, up to the first blank line after it. */
+function readmeTable(readme: string, header: string): string {
+  const start = readme.indexOf(header);
+  expect(start).toBeGreaterThan(-1);
+  return readme.slice(start, readme.indexOf('\n\n', start));
+}
+
 describe("check's options in --help and in the README", () => {
   it('are the same set', () => {
     const help = runCli(['check', '--help'], PACKAGE_ROOT);
@@ -22,5 +29,15 @@ describe("check's options in --help and in the README", () => {
     const documented = longOptions(table);
     expect(documented).toContain('--staged');
     expect(documented).toEqual(longOptions(help.stdout.slice(help.stdout.indexOf('Options for check:'), help.stdout.indexOf('Examples:'))));
+  });
+});
+
+describe("print-inputs' options in --help and in the README", () => {
+  it('are the same set', () => {
+    const help = runCli(['print-inputs', '--help'], PACKAGE_ROOT);
+    expect(help.code).toBe(0);
+    const documented = longOptions(readmeTable(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8'), '| option | meaning |\n|---|---|\n| `--format text'));
+    expect(documented).toContain('--check');
+    expect(documented).toEqual(longOptions(help.stdout.slice(help.stdout.indexOf('Options for print-inputs'), help.stdout.indexOf('Examples:'))));
   });
 });

@@ -66,6 +66,8 @@ describe('tripwire writes nothing into the repository it checks', () => {
     ['select --staged', ['select', '--staged']],
     ['explain', ['explain', 'no-paid-calls-in-free-tests']],
     ['print-config', ['print-config']],
+    ['print-inputs --format json', ['print-inputs', '--format', 'json', '--cache-location', CACHE]],
+    ['print-inputs --no-cache', ['print-inputs', '--no-cache']],
     ['freeze list', ['freeze', 'list']],
     ['freeze verify', ['freeze', 'verify', '--cache-location', CACHE]],
     ['lock --verify', ['lock', '--verify']],
