@@ -90,12 +90,13 @@ const FREEZE_OPTIONS = `Options for freeze and lock (the only commands that writ
 `;
 
 const PRINT_INPUTS_OPTIONS = `Options for print-inputs (it reads the configuration, the listing and the imports; no rule runs):
-  --format NAME          text | json | turbo (default: text); text: one file per line, relative to
-                         the current directory, sorted; json: also the paths looked for and absent,
-                         and the globs whose matches count (the root's listing, the workspace
-                         members' manifests); turbo: the inputs array of a Turborepo task that
-                         runs the check in the current directory (the check root), with
-                         $TURBO_DEFAULT$ for the package's own files and $TURBO_ROOT$/ paths
+  --format NAME          text | json | turbo | nx (default: text); text: one file per line, relative
+                         to the current directory, sorted; json: also the paths looked for and
+                         absent, and the globs whose matches count (the root's listing, the
+                         workspace members' manifests); turbo: the inputs array of a Turborepo task
+                         that runs the check in the current directory (the check root), with
+                         $TURBO_DEFAULT$ for the package's own files and $TURBO_ROOT$/ paths;
+                         nx: the same for an Nx target ({projectRoot}/**/*, {workspaceRoot}/)
   --check                with --format turbo: print nothing, and exit 1 naming the inputs that
                          the task's inputs in ./turbo.json lack, neither named nor matched by one
                          of its globs (run it in the task, before check)

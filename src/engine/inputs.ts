@@ -215,23 +215,70 @@ async function followImports(model: RepoModel, workspaceRoot: string, files: Set
  * when inside it, else from `$TURBO_ROOT$` (the topmost directory with a
  * turbo.json, else the workspace root).
  */
+/** How a task runner names a task's inputs: the package's own files, a path from its root, a path in the package. */
+interface InputSyntax {
+  format: string;
+  runner: string;
+  /** Every file of the package the runner would hash by default (git's ignores honoured). */
+  packageFiles: string;
+  fromRoot: (path: string) => string;
+  inPackage: (path: string) => string;
+  /** The directory the runner's root-relative paths start from. */
+  root: (dir: string, inputs: CheckInputs) => string;
+}
+
+const TURBO: InputSyntax = {
+  format: 'turbo',
+  runner: 'the Turborepo root',
+  packageFiles: '$TURBO_DEFAULT$',
+  fromRoot: (path) => `$TURBO_ROOT$/${path}`,
+  inPackage: (path) => path,
+  root: (dir, inputs) => findTurboRoot(dir, inputs.repositoryRoot) ?? inputs.workspaceRoot,
+};
+
+const NX: InputSyntax = {
+  format: 'nx',
+  runner: 'the Nx workspace root',
+  packageFiles: '{projectRoot}/**/*',
+  fromRoot: (path) => `{workspaceRoot}/${path}`,
+  inPackage: (path) => `{projectRoot}/${path}`,
+  root: (dir, inputs) => findNxRoot(dir, inputs.repositoryRoot) ?? inputs.workspaceRoot,
+};
+
+/** The inputs of a Turborepo task that runs the check in `packageDir` (the check root). */
 export function turboInputs(inputs: CheckInputs, packageDir: string): string[] {
+  return taskInputs(inputs, packageDir, TURBO);
+}
+
+/** The inputs of an Nx target that runs the check in `packageDir` (the check root): the same list, in Nx's tokens. */
+export function nxInputs(inputs: CheckInputs, packageDir: string): string[] {
+  return taskInputs(inputs, packageDir, NX);
+}
+
+function taskInputs(inputs: CheckInputs, packageDir: string, syntax: InputSyntax): string[] {
   const dir = path.resolve(packageDir);
   if (dir !== inputs.root) {
     throw new UsageError(
-      `--format turbo describes a task that runs in the check root, and ${dir} is not one (its check root is ${inputs.root}): give the package its own configuration, or print the inputs of the root's task from there`,
+      `--format ${syntax.format} describes a task that runs in the check root, and ${dir} is not one (its check root is ${inputs.root}): give the package its own configuration, or print the inputs of the root's task from there`,
     );
   }
-  const turboRoot = findTurboRoot(dir, inputs.repositoryRoot) ?? inputs.workspaceRoot;
+  const runnerRoot = syntax.root(dir, inputs);
   const entry = (file: string): string => {
     const own = path.relative(dir, file);
-    if (own !== '' && !own.startsWith('..') && !path.isAbsolute(own)) return toPosix(own);
-    const fromRoot = path.relative(turboRoot, file);
-    if (fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) throw new UsageError(`--format turbo: ${file} is outside the Turborepo root ${turboRoot}, which a task's inputs cannot name`);
-    return `$TURBO_ROOT$/${toPosix(fromRoot)}`;
+    if (own !== '' && !own.startsWith('..') && !path.isAbsolute(own)) return syntax.inPackage(toPosix(own));
+    const fromRoot = path.relative(runnerRoot, file);
+    if (fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) throw new UsageError(`--format ${syntax.format}: ${file} is outside ${syntax.runner} ${runnerRoot}, which a task's inputs cannot name`);
+    return syntax.fromRoot(toPosix(fromRoot));
   };
   const globs = inputs.globs.filter((glob) => glob !== path.join(inputs.root, '**')).map((glob) => (glob.startsWith('!') ? `!${entry(glob.slice(1))}` : entry(glob)));
-  return ['$TURBO_DEFAULT$', ...new Set([...inputs.unlisted, ...inputs.absent].map(entry).concat(globs).sort())];
+  return [syntax.packageFiles, ...new Set([...inputs.unlisted, ...inputs.absent].map(entry).concat(globs).sort())];
+}
+
+/** The topmost directory from `dir` up to `top` holding an nx.json: the Nx workspace root. */
+function findNxRoot(dir: string, top: string): string | null {
+  let found: string | null = null;
+  for (const current of upwards(dir, top)) if (existsSync(path.join(current, 'nx.json'))) found = current;
+  return found;
 }
 
 /** The topmost directory from `dir` up to `top` holding a turbo.json (or turbo.jsonc): a package's own turbo.json extends the root one. */

@@ -310,7 +310,9 @@ describe('tripwire print-inputs', () => {
 
   it('exits 2 on an unknown format and on an invalid configuration', () => {
     const dir = repo(fixtureRepo('task-runners/monorepo'));
-    expect(runCli(['print-inputs', '--format', 'nx'], dir).code).toBe(2);
+    const unknown = runCli(['print-inputs', '--format', 'bazel'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown format 'bazel' (known: text, json, turbo, nx)");
     writeFiles(dir, { 'packages/app/tripwire.config.json': '{ "tests": { "inclued": [] } }\n' });
     const run = runCli(['print-inputs', '--cwd', 'packages/app'], dir);
     expect(run.code).toBe(2);

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { resolveCwd } from '../cwd.js';
 import type { Io } from '../io.js';
 
-const FORMATS = ['text', 'json', 'turbo'] as const;
+const FORMATS = ['text', 'json', 'turbo', 'nx'] as const;
 
 /** `tripwire print-inputs`: what a check of this root reads, for a task runner's cache key (see engine/inputs.ts). */
 export async function printInputsCommand(argv: string[], io: Io, help: string): Promise<number> {
@@ -30,7 +30,7 @@ export async function printInputsCommand(argv: string[], io: Io, help: string): 
   if (!FORMATS.some((known) => known === format)) throw new UsageError(`unknown format '${format}' (known: ${FORMATS.join(', ')})`);
   if (values.check === true && format !== 'turbo') throw new UsageError('--check compares with the inputs of a Turborepo task: use it with --format turbo');
   const cwd = resolveCwd(io.cwd, values.cwd);
-  const { checkInputs, declaredTurboInputs, turboInputs, uncoveredTurboInputs } = await import('../../engine/inputs.js');
+  const { checkInputs, declaredTurboInputs, nxInputs, turboInputs, uncoveredTurboInputs } = await import('../../engine/inputs.js');
   const inputs = await checkInputs({
     cwd,
     cache: values.cache,
@@ -44,6 +44,7 @@ export async function printInputsCommand(argv: string[], io: Io, help: string): 
     return reportUncovered(io, uncoveredTurboInputs(turboInputs(inputs, cwd), declared.inputs), shown(declared.file), values.task);
   }
   if (format === 'turbo') io.stdout(`${JSON.stringify(turboInputs(inputs, cwd), null, 2)}\n`);
+  else if (format === 'nx') io.stdout(`${JSON.stringify(nxInputs(inputs, cwd), null, 2)}\n`);
   else if (format === 'json') {
     const negated = (glob: string): string => (glob.startsWith('!') ? `!${shown(glob.slice(1))}` : shown(glob));
     io.stdout(`${JSON.stringify({ root: shown(inputs.root), files: inputs.files.map(shown), absent: inputs.absent.map(shown), globs: inputs.globs.map(negated) }, null, 2)}\n`);
