@@ -415,7 +415,7 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
       await described({
         ...HARNESS,
         '.github/workflows/t.yml':
-          "on: pull_request_target\njobs:\n  sha:\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps:\n      - uses: actions/setup-node@v4\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: node judge.mjs\n  repo:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: ${{ github.event.pull_request.head.repo.full_name }}\n      - run: npm run evals\n  fetch:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: git  fetch origin pull/${{ github.event.number }}/head && git checkout FETCH_HEAD\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n  gh:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: gh  pr  checkout \"$PR\"\n      - run: npm run evals\n",
+          "on: pull_request_target\njobs:\n  sha:\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps:\n      - uses: actions/setup-node@v4\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: node judge.mjs\n  repo:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: ${{ github.event.pull_request.head.repo.full_name }}\n      - run: npm run evals\n  fetch:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: git  fetch origin pull/${{ github.event.number }}/head\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n  gh:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: gh  pr  checkout \"$PR\"\n      - run: npm run evals\n",
       }),
     ).toEqual([
       "7:9 prTargetRunsPrCode job sha (.github/workflows/t.yml:3) runs on pull_request_target, checks out the pull request's head here and receives secrets.OPENAI_API_KEY: the pull request's code runs with the key, so anyone who opens one can exfiltrate it, whatever the condition says. Run paid tests on pull_request, gated on the author's association, or check out the base only.",
@@ -431,6 +431,26 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
         ...HARNESS,
         '.github/workflows/t.yml':
           "on: pull_request_target\njobs:\n  free:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm run lint\n  base:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          path: pr-${{ github.head_ref }}\n      - uses: acme/actions/checkout@v1\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: echo ${{ github.head_ref }}\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('leaves a head checkout with only a secret chosen at run time to the unevaluable finding, at the secret', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/t.yml':
+          "on: pull_request_target\njobs:\n  a:\n    env: { KEY: '${{ secrets[matrix.key] }}' }\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: node a.mjs\n",
+      }),
+    ).toEqual(['.github/workflows/t.yml:4:17-4:45 unevaluableExpression']);
+  });
+
+  it('reads no called workflow outside .github/workflows, and takes `secrets: inherit` without `uses` (which GitHub rejects) as passing nothing', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        'ci/evals.yml': 'on: workflow_call\njobs:\n  run:\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: node judge.mjs\n',
+        '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  elsewhere:\n    uses: ./ci/evals.yml\n    secrets: inherit\n  stray:\n    secrets: inherit\n    steps:\n      - run: echo build\n',
       }),
     ).toEqual([]);
   });
