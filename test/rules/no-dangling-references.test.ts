@@ -246,6 +246,21 @@ describe('no-dangling-references: the configuration it reads', () => {
   });
 });
 
+describe('no-dangling-references: leftover test seams', () => {
+  it('reports a stub read of a family variable nothing sets, once per file, and a family variable a test sets that nothing reads; not a variable the stub sets itself, one a test sets for it, a key, an ambient variable, or another family', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'src/tool.ts': 'export const tool = 1;\n',
+      'tests/fixtures/bin/tool':
+        '#!/usr/bin/env python3\nimport os\n\nmode = os.environ.get("ACME_MODE")\nagain = os.environ.get("ACME_MODE")\nlevel = os.environ.get("ACME_LEVEL")\nos.environ["ACME_SELF"] = "1"\nself_set = os.environ.get("ACME_SELF")\nhome = os.environ.get("HOME")\nkey = os.environ.get("OPENAI_API_KEY")\n',
+      'tests/tool.test.ts':
+        "import { spawnSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs the tool', () => {\n  spawnSync('tool', [], { env: { ...process.env, ACME_LEVEL: '1', ACME_TRACE: '/tmp/trace', OTHER_FLAG: '1', ACMX_DEBUG: '1' } });\n});\n",
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-dangling-references'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`)).toEqual(['tests/fixtures/bin/tool:4:24 staleStubRead', 'tests/tool.test.ts:4:67 staleSeamSet']);
+  });
+});
+
 describe('no-dangling-references --base: the fix for a renamed path', () => {
   it('replaces a string literal of code that is the old path exactly, keeping its quotes; no fix for a deleted file, a path written another way, or a link in Markdown', async () => {
     const dir = makeGitRepo({
