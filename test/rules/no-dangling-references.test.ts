@@ -204,6 +204,63 @@ describe('no-dangling-references on fixtures/shipped (a skills catalog)', () => 
   });
 });
 
+describe('no-dangling-references: the configuration it reads', () => {
+  it('reads the globs of a configuration in package.json: a negated or live glob is not dead, an illustrative word without a slash is not a glob; a dead exclude, illustrative glob or removed allow is reported over the whole string', async () => {
+    const dir = makeGitRepo({
+      'package.json': JSON.stringify({
+        name: 'catalog',
+        tripwire: {
+          tests: { include: ['tests/**/*.test.ts'] },
+          shipped: { include: ['docs/**/*.md'], exclude: ['!docs/keep.md', 'docs/drafts/**', 'gone/**'], illustrative: ['example', 'docs/old/*.md'] },
+          removed: [{ id: 'legacy-mode', tokens: ['LEGACY_MODE'], why: 'Replaced by modes.', allow: ['old/**'] }],
+        },
+      }),
+      'docs/guide.md': '# Guide\n\nRead the guide.\n',
+      'docs/drafts/next.md': '# Next\n',
+      'tests/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-dangling-references'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column}-${f.endLine ?? ''}:${f.endColumn ?? ''} ${f.messageId} ${f.message}`)).toEqual([
+      "package.json:1:156-1:165 deadGlob glob 'gone/**' matches no file: it excludes nothing from the shipped artifacts. Fix the path, or declare generated paths in maps.generated.",
+      "package.json:1:193-1:208 deadGlob glob 'docs/old/*.md' matches no file: no file is marked illustrative by it. Fix the path, or declare generated paths in maps.generated.",
+      "package.json:1:303-1:311 deadGlob glob 'old/**' matches no file: it allows the removed tokens nowhere. Fix the path, or declare generated paths in maps.generated.",
+    ]);
+  });
+
+  it('quotes why a mechanism was removed with one closing period, names the first entry that lists a token, and reports each token of a file', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['tests/**/*.test.ts'] },
+        removed: [
+          { id: 'legacy-mode', tokens: ['LEGACY_MODE', 'OLD_CACHE'], why: 'Replaced by modes in v2. It is gone ' },
+          { id: 'old-cache', tokens: ['OLD_CACHE'], why: 'The cache moved!' },
+        ],
+      }),
+      'README.md': '# Catalog\n\nSet LEGACY_MODE and OLD_CACHE to run the old way.\n',
+      'tests/a.test.ts': "import { test } from 'vitest';\ntest('a', () => {});\n",
+    });
+    expect(await findings(dir, undefined, ['no-dangling-references'])).toEqual([
+      "README.md:3:5 'LEGACY_MODE' belongs to the removed mechanism 'legacy-mode': Replaced by modes in v2. It is gone. This reference outlived it; delete it, or list this file in the entry's allow globs.",
+      "README.md:3:21 'OLD_CACHE' belongs to the removed mechanism 'legacy-mode': Replaced by modes in v2. It is gone. This reference outlived it; delete it, or list this file in the entry's allow globs.",
+    ]);
+  });
+});
+
+describe('no-dangling-references: leftover test seams', () => {
+  it('reports a stub read of a family variable nothing sets, once per file, and a family variable a test sets that nothing reads; not a variable the stub sets itself, one a test sets for it, a key, an ambient variable, or another family', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['tests/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'src/tool.ts': 'export const tool = 1;\n',
+      'tests/fixtures/bin/tool':
+        '#!/usr/bin/env python3\nimport os\n\nmode = os.environ.get("ACME_MODE")\nagain = os.environ.get("ACME_MODE")\nlevel = os.environ.get("ACME_LEVEL")\nos.environ["ACME_SELF"] = "1"\nself_set = os.environ.get("ACME_SELF")\nhome = os.environ.get("HOME")\nkey = os.environ.get("OPENAI_API_KEY")\n',
+      'tests/tool.test.ts':
+        "import { spawnSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('runs the tool', () => {\n  spawnSync('tool', [], { env: { ...process.env, ACME_LEVEL: '1', ACME_TRACE: '/tmp/trace', OTHER_FLAG: '1', ACMX_DEBUG: '1' } });\n});\n",
+    });
+    const result = await check({ cwd: dir, cache: false, rules: ['no-dangling-references'] });
+    expect(result.findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.messageId}`)).toEqual(['tests/fixtures/bin/tool:4:24 staleStubRead', 'tests/tool.test.ts:4:67 staleSeamSet']);
+  });
+});
+
 describe('no-dangling-references --base: the fix for a renamed path', () => {
   it('replaces a string literal of code that is the old path exactly, keeping its quotes; no fix for a deleted file, a path written another way, or a link in Markdown', async () => {
     const dir = makeGitRepo({

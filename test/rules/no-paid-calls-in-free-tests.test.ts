@@ -556,3 +556,50 @@ describe(`${RULE}: names through export *`, () => {
     expect(ofRule(result).map((finding) => `${at(finding)} ${finding.messageId}`)).toEqual(['test/unit.test.ts:1 sdkThroughProduct']);
   });
 });
+
+describe(`${RULE}: what a signature counts as paid, and what a test plants`, () => {
+  test('a model CLI spawned with no argument, or with a probe flag beside a prompt, is a paid call; one spawned with probe flags only, a command chosen at run time, a request to another host or to a computed URL are not', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
+      'test/unit/no-args.test.ts': "import { spawn } from 'node:child_process';\nimport { test } from 'vitest';\ntest('x', () => {\n  spawn('claude');\n});\n",
+      'test/unit/probe-then-ask.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('x', () => {\n  execFileSync('claude', ['--version', '-p', 'hi']);\n});\n",
+      'test/unit/probe-only.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\ntest('x', () => {\n  execFileSync('claude', ['--version']);\n});\n",
+      'test/unit/computed.test.ts': "import { execSync } from 'node:child_process';\nimport { test } from 'vitest';\nconst run = (command: string) => execSync(command);\ntest('x', () => {\n  run(process.argv[2] ?? 'true');\n});\n",
+      'test/unit/hosts.test.ts': "import { test } from 'vitest';\ntest('x', async () => {\n  await fetch('https://example.com/status');\n  await fetch(process.argv[2] ?? '');\n});\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      'test/unit/no-args.test.ts:4:3 paidCall free test spawns claude. Move the call under a paid test root or replace it with a fake.',
+      'test/unit/probe-then-ask.test.ts:4:3 paidCall free test spawns claude. Move the call under a paid test root or replace it with a fake.',
+    ]);
+  });
+
+  test('what a test plants is read from the test and the test-support files it imports at run time, in a test directory at any depth: not from an import of a type only, nor from product code, whose write of a key is not a read either', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['**/*.test.ts'] } }),
+      'test/helpers/stub.ts': "import { writeFileSync } from 'node:fs';\nexport type Stubbed = { bin: string };\nwriteFileSync('/tmp/bin/claude', '#!/bin/sh\\n', { mode: 0o755 });\n",
+      'test/unit/type-only.test.ts': "import { execFileSync } from 'node:child_process';\nimport type { Stubbed } from '../helpers/stub';\nimport { test } from 'vitest';\ntest('x', () => {\n  const s: Stubbed | null = null;\n  void s;\n  execFileSync('claude', ['-p', 'hi']);\n});\n",
+      'test/helpers/path.ts': "import { mkdtempSync } from 'node:fs';\nconst dir = mkdtempSync('/tmp/bin-');\nprocess.env.NO_COLOR = '1';\nprocess.env.PATH = `${dir}:${process.env.PATH}`;\nexport const binDir = dir;\n",
+      'test/unit/on-path.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\nimport { binDir } from '../helpers/path';\ntest('x', () => {\n  void binDir;\n  execFileSync('claude', ['-p', 'hi']);\n});\n",
+      'packages/app/test/stub.ts': "import { writeFileSync } from 'node:fs';\nexport const ready = true;\nwriteFileSync('/tmp/bin/claude', '#!/bin/sh\\n', { mode: 0o755 });\n",
+      'packages/app/test/unit/nested.test.ts': "import { execFileSync } from 'node:child_process';\nimport { test } from 'vitest';\nimport { ready } from '../stub';\ntest('x', () => {\n  void ready;\n  execFileSync('claude', ['-p', 'hi']);\n});\n",
+      'src/setup.ts': "export function configure(): void {\n  process.env.OPENAI_API_KEY = 'sk-local';\n}\n",
+      'test/unit/reads-product-key.test.ts': "import { test } from 'vitest';\nimport { configure } from '../../src/setup';\ntest('x', () => {\n  configure();\n  void process.env.OPENAI_API_KEY;\n});\n",
+    });
+    const findings = ofRule(await check({ cwd: dir, cache: false, rules: [RULE] }));
+    expect(findings.map((finding) => `${at(finding)}:${finding.column} ${finding.messageId} ${finding.message}`)).toEqual([
+      'test/unit/reads-product-key.test.ts:5:8 paidCall free test reads OPENAI_API_KEY. Move the call under a paid test root or replace it with a fake.',
+      'test/unit/type-only.test.ts:7:3 paidCall free test spawns claude. Move the call under a paid test root or replace it with a fake.',
+    ]);
+  });
+
+  test('a test-support file too large to read plants nothing, and the free test that imports it is still checked', async () => {
+    const dir = makeGitRepo({
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, limits: { maxFileBytes: 300 } }),
+      'test/helpers/big.ts': `export const rows = [\n${'  "row",\n'.repeat(40)}];\n`,
+      'test/unit/big-helper.test.ts': "import { execFileSync } from 'node:child_process';\nimport { rows } from '../helpers/big';\nvoid rows;\nexecFileSync('claude', ['-p']);\n",
+    });
+    const result = await check({ cwd: dir, cache: false, rules: [RULE] });
+    expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual(['test/helpers/big.ts:1 read-error fileTooLarge', 'test/unit/big-helper.test.ts:4 no-paid-calls-in-free-tests paidCall']);
+  });
+});

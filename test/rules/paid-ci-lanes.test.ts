@@ -15,6 +15,12 @@ async function messages(files: Record<string, string>): Promise<string[]> {
   return result.findings.map((f) => `${f.file}:${f.line} ${f.messageId} ${f.message}`);
 }
 
+/** Each finding of the rule at `line:column`, its message id, whether it has related locations, and its message. */
+async function described(files: Record<string, string>): Promise<string[]> {
+  const result = await check({ cwd: makeGitRepo(files), cache: false, rules: ['paid-ci-lanes'] });
+  return result.findings.filter((f) => f.ruleId === 'paid-ci-lanes').map((f) => `${f.line}:${f.column} ${f.messageId}${f.related === undefined ? '' : ` related ${JSON.stringify(f.related)}`} ${f.message}`);
+}
+
 const HARNESS = {
   'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"] } }',
   'package.json': '{ "scripts": { "test": "vitest run --exclude \'test/evals/**\'", "test:evals": "vitest run test/evals", "evals": "npm run test:evals", "test:integration": "vitest run --project integration" } }',
@@ -69,6 +75,51 @@ describe('paid-ci-lanes: the free lane', () => {
     expect(await reported({ ...HARNESS, '.github/workflows/ci.yml': 'on: push\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    env:\n      KEY: ${{ secrets[matrix.key] }}\n    steps:\n      - run: npm test\n      - run: npm test -- --shard 2/2\n' })).toEqual([
       '.github/workflows/ci.yml:6:12-6:38 unevaluableExpression',
     ]);
+  });
+
+  it('names the key in each free-lane message: a workflow key under another name, a job key chosen at run time under a key variable, a key in the run text; no other secret of the workflow or the step', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          'on: push\nenv:\n  NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n  OPENAI_API_KEY: ${{ secrets.OAI }}\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    env:\n      OPENAI_API_KEY: ${{ secrets[matrix.key] }}\n    steps:\n      - env:\n          GH_TOKEN: ${{ secrets.GH_TOKEN }}\n        run: ANTHROPIC=${{ secrets.ANTHROPIC_API_KEY }} npm test\n',
+      }),
+    ).toEqual([
+      "4:19 secretInFreeLane the free suite (`test` → `vitest run --exclude test/evals/**`, job unit, .github/workflows/ci.yml:11) receives secrets.OAI (as OPENAI_API_KEY): it runs on every change, for every author, so a free test (or a paid test that reads the key instead of skipping) spends money and can expose the key. Move the key to the paid job, and gate that job on the author's association.",
+      "9:23 secretInFreeLane the free suite (`test` → `vitest run --exclude test/evals/**`, job unit, .github/workflows/ci.yml:11) receives a secret chosen at run time (as OPENAI_API_KEY): it runs on every change, for every author, so a free test (or a paid test that reads the key instead of skipping) spends money and can expose the key. Move the key to the paid job, and gate that job on the author's association.",
+      "13:14 secretInFreeLane the free suite (`test` → `vitest run --exclude test/evals/**`, job unit, .github/workflows/ci.yml:11) receives secrets.ANTHROPIC_API_KEY: it runs on every change, for every author, so a free test (or a paid test that reads the key instead of skipping) spends money and can expose the key. Move the key to the paid job, and gate that job on the author's association.",
+    ]);
+  });
+
+  it('says why a secret chosen at run time in the free suite is reported as unevaluable', async () => {
+    expect(await described({ ...HARNESS, '.github/workflows/ci.yml': 'on: push\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    env:\n      KEY: ${{ secrets[matrix.key] }}\n    steps:\n      - run: npm test\n' })).toEqual([
+      '6:12 unevaluableExpression a secret chosen at run time reaches the free suite (`test` → `vitest run --exclude test/evals/**`, job unit, .github/workflows/ci.yml:8): whether it is a model key cannot be read statically. Pass no secret to the free suite, or name the secret.',
+    ]);
+  });
+
+  it("reads the free suite's script in the workflow's default working directory", async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        'package.json': '{ "scripts": { "test": "echo none" } }',
+        'app/package.json': '{ "scripts": { "test": "vitest run" } }',
+        '.github/workflows/ci.yml': 'on: push\ndefaults:\n  run:\n    working-directory: app\njobs:\n  unit:\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: npm test\n',
+      }),
+    ).toEqual(['.github/workflows/ci.yml:8:23-8:52 secretInFreeLane']);
+  });
+
+  it('leaves a workflow too large to read to the read-error finding, and checks the others', async () => {
+    const result = await check({
+      cwd: makeGitRepo({
+        ...HARNESS,
+        'tripwire.config.json': '{ "tests": { "include": ["test/**/*.test.ts"], "paid": ["test/evals/**/*.test.ts"] }, "limits": { "maxFileBytes": 400 } }',
+        '.github/workflows/big.yml': `on: push\njobs:\n  unit:\n    env:\n      OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: npm test\n${'# padding\n'.repeat(40)}`,
+        '.github/workflows/ci.yml': 'on: push\njobs:\n  unit:\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: npm test\n',
+      }),
+      cache: false,
+      rules: ['paid-ci-lanes'],
+    });
+    expect(result.findings.map((f) => `${f.ruleId} ${f.messageId} ${f.file}:${f.line}:${f.column}`)).toEqual(['read-error fileTooLarge .github/workflows/big.yml:1:1', 'paid-ci-lanes secretInFreeLane .github/workflows/ci.yml:5:23']);
   });
 });
 
@@ -330,6 +381,178 @@ describe('paid-ci-lanes: the paid lane on pull requests', () => {
 
   it('reports a file that does not parse once, and does not read the rest of it', async () => {
     expect(await reported({ ...HARNESS, '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  a:\n    steps: [\n' })).toEqual(['.github/workflows/ci.yml:5:1-5:2 unparsableWorkflow']);
+  });
+
+  it('names the job\'s first model key in its message, with every pull-request event, and relates nothing to a job finding', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml': 'on: [pull_request, pull_request_target]\njobs:\n  judge:\n    env:\n      MODEL: ${{ secrets[matrix.model] }}\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: node judge.mjs\n',
+      }),
+    ).toEqual(["3:3 untrustedPaidJob job judge (.github/workflows/ci.yml:3) receives secrets.OPENAI_API_KEY on pull_request/pull_request_target without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job (or make it need a job that has it)."]);
+  });
+
+  it('reports an ungated job whose only secret is chosen at run time as unevaluable, at the secret; a key already reported in the free lane is not asked again', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          'on: [pull_request, pull_request_target]\nenv:\n  OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\njobs:\n  unit:\n    steps:\n      - run: npm test\n  judge:\n    env:\n      MODEL: ${{ secrets[matrix.model] }}\n    steps:\n      - run: node judge.mjs\n',
+      }),
+    ).toEqual([
+      "3:19 secretInFreeLane the free suite (`test` → `vitest run --exclude test/evals/**`, job unit, .github/workflows/ci.yml:7) receives secrets.OPENAI_API_KEY: it runs on every change, for every author, so a free test (or a paid test that reads the key instead of skipping) spends money and can expose the key. Move the key to the paid job, and gate that job on the author's association.",
+      '10:14 unevaluableExpression job judge (.github/workflows/ci.yml:8) runs on pull_request/pull_request_target with no trust condition and receives a secret chosen at run time: whether it is a model key cannot be read statically. Name the secret, or restrict the job to trusted authors.',
+    ]);
+  });
+
+  it('does not report as paid a job whose key is reported in its free step, nor a step that gets another secret', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          'on: pull_request\njobs:\n  unit:\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: npm test\n  unit2:\n    steps:\n      - env:\n          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n        run: npm test\n      - env:\n          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n        run: npm publish --dry-run\n',
+      }),
+    ).toEqual(['.github/workflows/ci.yml:5:23-5:52 secretInFreeLane', '.github/workflows/ci.yml:11:27-11:56 secretInFreeLane']);
+  });
+
+  it('reports a job that passes every secret to a local reusable workflow that reads a model key; not one that reads none, nor one that passes no secret', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/evals.yml': 'on: workflow_call\njobs:\n  run:\n    env:\n      GH_TOKEN: ${{ secrets.GH_TOKEN }}\n    steps:\n      - env:\n          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n        run: node judge.mjs\n',
+        '.github/workflows/lint.yml': 'on: workflow_call\njobs:\n  run:\n    env:\n      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n    steps:\n      - run: npm run lint\n',
+        '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  evals:\n    uses: ./.github/workflows/evals.yml\n    secrets: inherit\n  lint:\n    uses: ./.github/workflows/lint.yml\n    secrets: inherit\n  named:\n    uses: ./.github/workflows/evals.yml\n',
+      }),
+    ).toEqual(["3:3 untrustedPaidJob job evals (.github/workflows/ci.yml:3) passes its secrets to ./.github/workflows/evals.yml (which uses a model key) on pull_request without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job (or make it need a job that has it)."]);
+  });
+
+  it('says why a remote reusable workflow given every secret is reported', async () => {
+    expect(await described({ ...HARNESS, '.github/workflows/ci.yml': 'on: [pull_request, pull_request_target]\njobs:\n  a:\n    uses: acme/ci/.github/workflows/evals.yml@v1\n    secrets: inherit\n' })).toEqual([
+      '4:11 unseenReusableWorkflow job a (.github/workflows/ci.yml:3) runs on pull_request/pull_request_target with no trust condition and passes every secret to acme/ci/.github/workflows/evals.yml@v1, which tripwire cannot read: if it uses a model key, any pull request spends it. Pass only the secrets it needs, or restrict the job to trusted authors.',
+    ]);
+  });
+
+  it('reports the first paid step of a job, naming its key or its paid run, and counts the other paid steps; a step with nothing paid is not one', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          "on: [pull_request, pull_request_target]\njobs:\n  one:\n    steps:\n      - run: echo build\n      - env:\n          M: ${{ secrets[matrix.m] }}\n          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n        run: node judge.mjs\n  two:\n    steps:\n      - run: npm run evals\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n  three:\n    steps:\n      - run: npm run evals\n      - run: npm run test:evals\n      - run: npx vitest run test/evals\n      - run: npm test\n",
+      }),
+    ).toEqual([
+      "6:9 untrustedPaidStep a step of job one (.github/workflows/ci.yml:6) receives secrets.OPENAI_API_KEY on pull_request/pull_request_target without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job or the step.",
+      "12:9 untrustedPaidStep related [{\"file\":\".github/workflows/ci.yml\",\"line\":13,\"message\":\"another paid step of the job without a trust condition\"}] a step of job two (.github/workflows/ci.yml:12) runs paid tests (`evals` → `test:evals` → `vitest run test/evals`) on pull_request/pull_request_target (and 1 more step of the job) without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job or the step.",
+      "17:9 untrustedPaidStep related [{\"file\":\".github/workflows/ci.yml\",\"line\":18,\"message\":\"another paid step of the job without a trust condition\"},{\"file\":\".github/workflows/ci.yml\",\"line\":19,\"message\":\"another paid step of the job without a trust condition\"}] a step of job three (.github/workflows/ci.yml:17) runs paid tests (`evals` → `test:evals` → `vitest run test/evals`) on pull_request/pull_request_target (and 2 more steps of the job) without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job or the step.",
+    ]);
+  });
+
+  it('lets a step its own trust condition gates through, and still reports an ungated paid step after it; a step secret chosen at run time is unevaluable only when ungated', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          "on: [pull_request, pull_request_target]\njobs:\n  own:\n    steps:\n      - if: github.event.pull_request.author_association == 'OWNER'\n        env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n      - if: github.event.pull_request.author_association == 'OWNER'\n        env: { M: '${{ secrets[matrix.m] }}' }\n        run: node judge.mjs\n      - env: { M: '${{ secrets[matrix.m] }}' }\n        run: node other.mjs\n      - run: npm run evals\n",
+      }),
+    ).toEqual([
+      '11:19 unevaluableExpression a step of job own (.github/workflows/ci.yml:11) runs on pull_request/pull_request_target with no trust condition and receives a secret chosen at run time: whether it is a model key cannot be read statically. Name the secret, or restrict the step to trusted authors.',
+      "13:9 untrustedPaidStep a step of job own (.github/workflows/ci.yml:13) runs paid tests (`evals` → `test:evals` → `vitest run test/evals`) on pull_request/pull_request_target without a condition on the author's association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Add `if: contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)` to the job or the step.",
+    ]);
+  });
+
+  it("reports a paid step at the condition that tried to gate it: the step's own, else the job's; at the step when neither tests the author", async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          "on: pull_request\njobs:\n  event:\n    if: github.event_name == 'pull_request'\n    steps:\n      - run: npm run evals\n  both:\n    if: github.actor == 'octocat'\n    steps:\n      - if: github.event.label.name == 'evals'\n        run: npm run evals\n  wrong:\n    if: github.actor == 'octocat'\n    steps:\n      - run: npm run evals\n  stepwrong:\n    steps:\n      - if: github.triggering_actor == 'octocat'\n        run: npm run evals\n",
+      }),
+    ).toEqual([
+      '.github/workflows/ci.yml:6:9-6:12 untrustedPaidStep',
+      '.github/workflows/ci.yml:10:13-10:47 unprovenCondition',
+      '.github/workflows/ci.yml:13:9-13:34 trustOnWrongField',
+      '.github/workflows/ci.yml:18:13-18:49 trustOnWrongField',
+    ]);
+  });
+
+  it("says what is wrong with each condition: one it cannot evaluate, one that reads no field, one that reads two others, one that admits an untrusted association", async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          "on: pull_request\njobs:\n  broken:\n    if: github.event.pull_request.author_association == 'OWNER' ||\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  status:\n    if: success()\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  two:\n    if: github.event.label.name == 'evals' || needs.gate.outputs.ok == 'true'\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  assoc:\n    if: github.event.pull_request.author_association != 'NONE'\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  actor:\n    if: github.actor == 'octocat'\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n",
+      }),
+    ).toEqual([
+      "4:9 unevaluableExpression job broken (.github/workflows/ci.yml:3) receives secrets.OPENAI_API_KEY on pull_request, and its condition cannot be evaluated statically (an incomplete expression), so it is not known to restrict the run to trusted authors. Rewrite the condition, e.g. `contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)`.",
+      "8:9 unprovenCondition job status (.github/workflows/ci.yml:7) receives secrets.OPENAI_API_KEY on pull_request, under a condition that reads values and not the author's association: tripwire cannot tell whether it keeps untrusted authors out (a heuristic). If it is meant as the trust check, state it on the association, e.g. `contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)`.",
+      "12:9 unprovenCondition job two (.github/workflows/ci.yml:11) receives secrets.OPENAI_API_KEY on pull_request, under a condition that reads github.event.label.name, needs.gate.outputs.ok and not the author's association: tripwire cannot tell whether it keeps untrusted authors out (a heuristic). If it is meant as the trust check, state it on the association, e.g. `contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)`.",
+      "16:9 untrustedAssociation job assoc (.github/workflows/ci.yml:15) receives secrets.OPENAI_API_KEY on pull_request, and its author_association condition lets CONTRIBUTOR through: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Allow only OWNER, MEMBER, COLLABORATOR.",
+      "20:9 trustOnWrongField job actor (.github/workflows/ci.yml:19) receives secrets.OPENAI_API_KEY on pull_request, and its condition tests github.actor, not github.event.pull_request.author_association: a pull request from an untrusted author (a fork, a first-time contributor, a bot) reaches it and can spend the key's money or read the key. Test the author's association instead, e.g. `contains(fromJSON('[\"OWNER\",\"MEMBER\",\"COLLABORATOR\"]'), github.event.pull_request.author_association)`.",
+    ]);
+  });
+
+  it('takes a job as gated only through a gated job it needs: not an ungated one, a job that does not exist, or a cycle', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/ci.yml':
+          "on: pull_request\njobs:\n  build:\n    steps: [{ run: echo build }]\n  judge:\n    needs: [build, missing]\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  ping:\n    needs: pong\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps: [{ run: node a.mjs }]\n  pong:\n    needs: ping\n    steps: [{ run: echo pong }]\n",
+      }),
+    ).toEqual(['.github/workflows/ci.yml:5:3-5:8 untrustedPaidJob', '.github/workflows/ci.yml:9:3-9:7 untrustedPaidJob']);
+  });
+
+  it('reports a pull_request_target job that checks out the head (by ref, by repository, by git fetch, by gh pr checkout) with a key or paid tests, at the checkout, and nothing else of that job', async () => {
+    expect(
+      await described({
+        ...HARNESS,
+        '.github/workflows/t.yml':
+          "on: pull_request_target\njobs:\n  sha:\n    env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n    steps:\n      - uses: actions/setup-node@v4\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: node judge.mjs\n  repo:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: ${{ github.event.pull_request.head.repo.full_name }}\n      - run: npm run evals\n  fetch:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: git  fetch origin pull/${{ github.event.number }}/head\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n  gh:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - run: gh  pr  checkout \"$PR\"\n      - run: npm run evals\n",
+      }),
+    ).toEqual([
+      "7:9 prTargetRunsPrCode job sha (.github/workflows/t.yml:3) runs on pull_request_target, checks out the pull request's head here and receives secrets.OPENAI_API_KEY: the pull request's code runs with the key, so anyone who opens one can exfiltrate it, whatever the condition says. Run paid tests on pull_request, gated on the author's association, or check out the base only.",
+      "15:9 prTargetRunsPrCode job repo (.github/workflows/t.yml:12) runs on pull_request_target, checks out the pull request's head here and runs paid tests (`evals` → `test:evals` → `vitest run test/evals`): the pull request's code runs with the key, so anyone who opens one can exfiltrate it, whatever the condition says. Run paid tests on pull_request, gated on the author's association, or check out the base only.",
+      "22:9 prTargetRunsPrCode job fetch (.github/workflows/t.yml:19) runs on pull_request_target, checks out the pull request's head here and receives secrets.OPENAI_API_KEY: the pull request's code runs with the key, so anyone who opens one can exfiltrate it, whatever the condition says. Run paid tests on pull_request, gated on the author's association, or check out the base only.",
+      "28:9 prTargetRunsPrCode job gh (.github/workflows/t.yml:25) runs on pull_request_target, checks out the pull request's head here and runs paid tests (`evals` → `test:evals` → `vitest run test/evals`): the pull request's code runs with the key, so anyone who opens one can exfiltrate it, whatever the condition says. Run paid tests on pull_request, gated on the author's association, or check out the base only.",
+    ]);
+  });
+
+  it('does not take as a head checkout a job with nothing paid, a head name in another input, another action named checkout, or a head ref named outside git', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/t.yml':
+          "on: pull_request_target\njobs:\n  free:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm run lint\n  base:\n    if: github.event.pull_request.author_association == 'OWNER'\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          path: pr-${{ github.head_ref }}\n      - uses: acme/actions/checkout@v1\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: echo ${{ github.head_ref }}\n      - env: { OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}' }\n        run: node judge.mjs\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('leaves a head checkout with only a secret chosen at run time to the unevaluable finding, at the secret', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        '.github/workflows/t.yml':
+          "on: pull_request_target\njobs:\n  a:\n    env: { KEY: '${{ secrets[matrix.key] }}' }\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: node a.mjs\n",
+      }),
+    ).toEqual(['.github/workflows/t.yml:4:17-4:45 unevaluableExpression']);
+  });
+
+  it('reads no called workflow outside .github/workflows, and takes `secrets: inherit` without `uses` (which GitHub rejects) as passing nothing', async () => {
+    expect(
+      await reported({
+        ...HARNESS,
+        'ci/evals.yml': 'on: workflow_call\njobs:\n  run:\n    env:\n      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n    steps:\n      - run: node judge.mjs\n',
+        '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  elsewhere:\n    uses: ./ci/evals.yml\n    secrets: inherit\n  stray:\n    secrets: inherit\n    steps:\n      - run: echo build\n',
+      }),
+    ).toEqual([]);
+  });
+
+  it('says where a workflow does not parse or has a part of the wrong shape, and checks nothing there', async () => {
+    const [unparsable, ...rest] = await described({ ...HARNESS, '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  a:\n    steps: [\n' });
+    expect(rest).toEqual([]);
+    expect(unparsable).toMatch(/^5:1 unparsableWorkflow \.github\/workflows\/ci\.yml does not parse as YAML \(.+\): none of its jobs was checked for model keys or trust conditions\. Fix the YAML\.$/);
+    expect(await described({ ...HARNESS, '.github/workflows/ci.yml': "on: pull_request\njobs:\n  a:\n    steps: 3\n  b: 4\n" })).toEqual([
+      '4:12 unparsableWorkflow .github/workflows/ci.yml: jobs.a.steps is not a list, so that part was not checked for model keys or trust conditions. Give it the shape GitHub runs.',
+      '5:6 unparsableWorkflow .github/workflows/ci.yml: job b is not a mapping, so that part was not checked for model keys or trust conditions. Give it the shape GitHub runs.',
+    ]);
   });
 
   it('reads jobs through YAML aliases', async () => {
