@@ -246,7 +246,10 @@ class WorkflowCheck {
   private callsWithKeys(view: JobView): boolean {
     const uses = view.job.uses?.value;
     if (uses === undefined || !view.job.inheritSecrets || !uses.startsWith('./')) return false;
-    const called = this.model.workflowFacts(uses.slice(2).replace(/@.*$/, ''));
+    const file = uses.slice(2).replace(/@.*$/, '');
+    // GitHub refuses to start a run whose job calls a workflow the repository lacks: no key reaches it.
+    if (!this.model.fileSet.has(file)) return false;
+    const called = this.model.workflowFacts(file);
     if (called === null) return false;
     return [...called.secrets, ...called.jobs.flatMap((job) => [...job.secrets, ...job.steps.flatMap((step) => step.secrets)])].some((secret) => this.isKey(secret) === true);
   }

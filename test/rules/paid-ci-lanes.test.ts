@@ -616,4 +616,15 @@ describe('paid-ci-lanes: the CLI and ESLint surfaces', () => {
     expect(run.stdout).toMatch(/^✔ no problems/);
     expect(run.code).toBe(0);
   });
+
+  it('reads nothing for a job that passes its secrets to a local workflow the repository lacks (GitHub does not start that run): no finding, and no read error', async () => {
+    const files = {
+      ...HARNESS,
+      '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  evals:\n    uses: ./.github/workflows/missing.yml\n    secrets: inherit\n',
+    };
+    const result = await check({ cwd: makeGitRepo(files), cache: false, rules: ['paid-ci-lanes'] });
+    expect(result.findings.map((f) => `${f.ruleId} ${f.messageId ?? ''} ${f.file}`)).toEqual([]);
+    const present = await check({ cwd: makeGitRepo({ ...files, '.github/workflows/missing.yml': 'on: workflow_call\njobs:\n  run:\n    runs-on: ubuntu-latest\n    env: { OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}" }\n    steps: [{ run: node run.mjs }]\n' }), cache: false, rules: ['paid-ci-lanes'] });
+    expect(present.findings.map((f) => `${f.ruleId} ${f.messageId ?? ''} ${f.file}:${f.line}`)).toEqual(['paid-ci-lanes untrustedPaidJob .github/workflows/ci.yml:3']);
+  });
 });
