@@ -253,18 +253,14 @@ function resolverFor(association: string, event: string, outputs: JobOutputs | u
   };
 }
 
+/** An output's value: text with no `${{` is itself; one `${{ … }}` that is all of it is evaluated; text mixed with expressions is unknown. */
 function outputValue(text: string, association: string, event: string, outputs: JobOutputs, depth: number): ExprValue {
   const trimmed = text.trim();
   if (!trimmed.includes('${{')) return trimmed;
-  const wrapped = /^\$\{\{([\s\S]*)\}\}$/.exec(trimmed)?.[1];
-  if (wrapped === undefined || wrapped.includes('${{') || wrapped.includes('}}')) return UNKNOWN_VALUE;
-  const parsed = parseExpression(wrapped);
-  if ('error' in parsed) return UNKNOWN_VALUE;
-  return asText(evaluate(hypothesis(parsed, association), resolverFor(association, event, outputs, depth)));
-}
-
-function hypothesis(parsed: ParsedExpression, association: string): ParsedExpression {
-  return WITHOUT_WRITE_ACCESS.has(association) ? fromFork(parsed) : parsed;
+  const expression = conditionExpression(trimmed);
+  const parsed = expression === null ? null : parseExpression(expression);
+  if (parsed === null || 'error' in parsed) return UNKNOWN_VALUE;
+  return asText(evaluate(WITHOUT_WRITE_ACCESS.has(association) ? fromFork(parsed) : parsed, resolverFor(association, event, outputs, depth)));
 }
 
 /**
@@ -280,7 +276,8 @@ export function gateOf(condition: ParsedCondition | null, event: string, trusted
   if ('error' in parsed) return { gated: false, why: 'unparsable', error: parsed.error };
   const trustedSet = new Set(trusted.map((value) => value.toUpperCase()));
   const untrusted = AUTHOR_ASSOCIATIONS.filter((value) => !trustedSet.has(value));
-  const verdicts = untrusted.map((association) => ({ association, value: truth(evaluate(hypothesis(parsed, association), resolverFor(association, event, outputs, 0))) }));
+  const forked = fromFork(parsed);
+  const verdicts = untrusted.map((association) => ({ association, value: truth(evaluate(WITHOUT_WRITE_ACCESS.has(association) ? forked : parsed, resolverFor(association, event, outputs, 0))) }));
   const admits = verdicts.find((verdict) => verdict.value === true)?.association;
   if (admits === undefined && verdicts.every((verdict) => verdict.value === false)) return { gated: true };
   const field = parsed.paths.find((path) => OTHER_TRUST_FIELDS.test(path));

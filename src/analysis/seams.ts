@@ -382,7 +382,6 @@ function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySe
   return found;
 }
 
-
 /**
  * The test-seam vocabulary of this repository, derived from it: env vars
  * that the tests and fixtures define (set, or a stub reads) and nothing

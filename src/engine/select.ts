@@ -76,7 +76,7 @@ export async function select(options: SelectOptions): Promise<SelectResult> {
  * edit to a free job of the same file changes none.
  */
 async function laneChangesSince(model: RepoModel, gitRoot: string, rev: string, changed: readonly string[], configFile: string | null): Promise<LaneChange[]> {
-  const workflows = changed.filter((file) => WORKFLOW_FILE.test(file) && model.files.includes(file));
+  const workflows = changed.filter((file) => WORKFLOW_FILE.test(file) && model.fileSet.has(file));
   if (workflows.length === 0) return [];
   const [ciRule] = selectRules(model.config, ['paid-ci-lanes'], configFile);
   const extra = isRecord(ciRule?.options) && Array.isArray(ciRule.options['secrets']) ? ciRule.options['secrets'].filter((name) => typeof name === 'string') : [];
@@ -91,7 +91,8 @@ async function laneChangesSince(model: RepoModel, gitRoot: string, rev: string, 
     for (const job of paidJobs(model, now, keys)) {
       const was = before.get(job.id);
       if (was === undefined) out.push({ file, job: job.id, change: 'added' });
-      else if (was === null || job.digest === null || was !== job.digest) out.push({ file, job: job.id, change: 'changed' });
+      // A digest that could not be built (null) is never taken as unchanged.
+      else if (job.digest === null || was !== job.digest) out.push({ file, job: job.id, change: 'changed' });
     }
   }
   return out;
