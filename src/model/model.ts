@@ -651,7 +651,7 @@ export class RepoModel {
     const { prefix } = workspace;
     this.resolver ??= createResolver(
       join(this.root, ...prefix.split('/').map(() => '..')),
-      new Set([...workspace.files].map((file) => posix.join(prefix, file))),
+      new Set([...this.reachable].map((file) => posix.join(prefix, file))),
       (file) => this.text(posix.relative(prefix, file)) ?? undefined,
     );
     const found = this.resolver.resolve(posix.join(prefix, fromFile), specifier);
