@@ -24,6 +24,8 @@ const LITERAL = /^[\w./@-]+$/;
 
 const compiledLists = new Map<string, PathMatcher>();
 const compiledPatterns = new Map<string, PathMatcher>();
+/** globTooComplex's answers: every rule and the core checks ask it for every glob of every map. */
+const complexity = new Map<string, string | null>();
 
 function normalizePattern(pattern: string): string {
   // picomatch drops every leading `./`.
@@ -156,8 +158,15 @@ function segmentMatcher(all: readonly string[], written: readonly string[]): Pat
 
 /** Why a glob is refused as too complex to match in bounded time (a finding at its place), or null. */
 export function globTooComplex(pattern: string): string | null {
-  const source = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-  return globComplexity(normalizePattern(source));
+  // A literal path has no wildcard to count.
+  if (LITERAL.test(pattern)) return null;
+  let reason = complexity.get(pattern);
+  if (reason === undefined) {
+    const source = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+    reason = globComplexity(normalizePattern(source));
+    complexity.set(pattern, reason);
+  }
+  return reason;
 }
 
 function anyOf(patterns: readonly string[]): PathMatcher {
