@@ -350,13 +350,17 @@ export class RepoModel {
   atRevision(changed: readonly string[], oldTexts: ReadonlyMap<string, string>): RepoModel {
     const gone = new Set(changed.filter((file) => !oldTexts.has(file)));
     const files = new Set([...this.files.filter((file) => !gone.has(file)), ...oldTexts.keys()]);
+    const touched = new Set(changed);
+    const unchanged = <T>(map: ReadonlyMap<string, T>): [string, T][] => [...map].filter(([file]) => !touched.has(file));
     return new RepoModel({
       root: this.root,
       config: this.config,
       configFile: this.configFile,
       files: [...files].sort(),
       cache: this.cache,
-      overlays: oldTexts,
+      // A path the change left alone reads as it does now (the index's text under --staged), not as the work tree has it.
+      overlays: new Map([...unchanged(this.overlays), ...oldTexts]),
+      oversized: new Map(unchanged(this.oversized)),
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
