@@ -197,12 +197,7 @@ const DOCKER_ENV = /^\s*(?:ENV|ARG)\s+([A-Za-z_][A-Za-z0-9_]*)/d;
  * them (`package.json` scripts, YAML `env:` keys, Dockerfiles, `.env` files).
  */
 export function envUses(model: RepoModel, file: string): EnvUse[] {
-  const memo = model.memo(USES, () => new Map<string, EnvUse[]>());
-  const cached = memo.get(file);
-  if (cached) return cached;
-  const uses = computeEnvUses(model, file);
-  memo.set(file, uses);
-  return uses;
+  return model.memoFor(USES, file, () => computeEnvUses(model, file));
 }
 
 function computeEnvUses(model: RepoModel, file: string): EnvUse[] {

@@ -27,13 +27,7 @@ const RUNS = {};
  * checked through their facts, and for binary or unreadable files.
  */
 export function textRuns(model: RepoModel, file: string): ScanRun[] | null {
-  const memo = model.memo(RUNS, () => new Map<string, ScanRun[] | null>());
-  let runs = memo.get(file);
-  if (runs === undefined) {
-    runs = computeTextRuns(model, file);
-    memo.set(file, runs);
-  }
-  return runs;
+  return model.memoFor(RUNS, file, () => computeTextRuns(model, file));
 }
 
 function computeTextRuns(model: RepoModel, file: string): ScanRun[] | null {

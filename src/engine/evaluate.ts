@@ -6,20 +6,29 @@ import { roundMs, type RuleTime } from '../util/timing.js';
 import { type SelectedRule } from './types.js';
 import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, complexGlobs, uncheckedSubmodules } from './core-checks.js';
 import { paidList } from '../analysis/paid-list.js';
+import type { RuleFinding } from '../rule.js';
+import type { VerdictStore } from './verdicts.js';
 
 /**
  * Runs the selected rules over a model and applies what every surface applies:
  * tripwire's own findings about its inputs, then `tripwire-disable` comments.
  */
-export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null, observe?: { rules: RuleTime[]; progress?: Progress }): { findings: Finding[]; suppressed: number } {
+export function evaluate(model: RepoModel, selected: readonly SelectedRule[], configPath: string | null, observe?: { rules: RuleTime[]; progress?: Progress }, verdicts?: VerdictStore | null): { findings: Finding[]; suppressed: number } {
   const findings: Finding[] = [];
   for (const { rule, severity, options: ruleOptions, preset } of selected) {
     observe?.progress?.phase(`checking ${rule.id}`);
     const started = performance.now();
     const factsBefore = model.stats.factsMs;
-    const produced = rule.check(model, ruleOptions);
+    const reused = verdicts?.reuse(rule.id, ruleOptions) ?? null;
+    let produced: RuleFinding[];
+    if (reused !== null) produced = reused;
+    else if (verdicts) {
+      const { value, reads } = model.recorded(() => rule.check(model, ruleOptions));
+      verdicts.keep(rule.id, ruleOptions, value, reads);
+      produced = value;
+    } else produced = rule.check(model, ruleOptions);
     // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
-    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)) });
+    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused !== null && { reused: true as const }) });
     for (const finding of produced) {
       const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.

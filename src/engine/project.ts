@@ -109,7 +109,7 @@ function assembleModel(
   const configFile = loaded.file === null ? null : toPosix(relative(root, loaded.file));
   const progress = options.progress;
   const onFacts = progress && (() => progress.facts(model.stats.parsed + model.stats.cached));
-  const model: RepoModel = new RepoModel({ root, config, configFile, files, cache, ...(onFacts && { onFacts }), ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.oversized && { oversized: options.oversized }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }), ...(options.workspace && { workspace: options.workspace }) });
+  const model: RepoModel = new RepoModel({ root, config, configFile, files, cache, ...(onFacts && { onFacts }), ...(diff && { diff }), ...(options.overlays && { overlays: options.overlays }), ...(options.oversized && { oversized: options.oversized }), ...(options.blobIds && { blobIds: options.blobIds }), ...(options.unfollowed && { unfollowed: options.unfollowed }), ...(options.gitlinks && { gitlinks: options.gitlinks }), ...(options.workspace && { workspace: options.workspace }), ...(options.trackReads === true && cacheRefused === null && { trackReads: true }) });
   return { model, root, configPath: loaded.file, cache, cacheRefused };
 }
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CheckOptions } from './index.js';
 import { CONFIG_FILE_NAMES } from '../config/names.js';
 import { declaresWorkspaces, findRoot, findWorkspaceRoot } from '../config/root.js';
@@ -15,6 +14,7 @@ import type { Finding, MapCoverage, Summary } from '../types.js';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
 import { VERSION } from '../version.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { toolFingerprint } from './fingerprint.js';
 
 // The whole-run result cache. A check is a pure function of the files it
 // lists, the files it read outside that listing, the configuration, the
@@ -182,33 +182,4 @@ function writeEntries(file: string, secret: CacheSecret, entries: Entry[]): void
   } catch {
     // The cache directory is unusable: the next run computes its verdict again.
   }
-}
-
-let fingerprint: string | undefined;
-
-/**
- * tripwire's own code, by the size and mtime of every module: a rebuilt or
- * edited tripwire never serves a verdict an older build computed, even when
- * the version number did not change.
- */
-function toolFingerprint(): string {
-  if (fingerprint !== undefined) return fingerprint;
-  // This module lives in `<code>/src/engine`; the rules in `<code>/rules` (`<code>` is dist/ once built).
-  const code = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-  const hash = createHash('sha1');
-  for (const dir of ['src', 'rules']) {
-    let names: string[];
-    try {
-      names = readdirSync(join(code, dir), { recursive: true, encoding: 'utf8' }).sort();
-    } catch {
-      names = [];
-    }
-    for (const name of names) {
-      if (!/\.[cm]?[jt]s$/.test(name)) continue;
-      const stat = statSync(join(code, dir, name), { throwIfNoEntry: false });
-      if (stat?.isFile()) hash.update(`${dir}/${name} ${stat.size} ${stat.mtimeMs}\0`);
-    }
-  }
-  fingerprint = hash.digest('hex');
-  return fingerprint;
 }

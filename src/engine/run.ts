@@ -15,11 +15,13 @@ import { evaluate } from './evaluate.js';
 import { assertSomethingToCheck, assertPathsListed, narrow } from './narrow.js';
 import { applyBaselineStep } from './baseline-step.js';
 import { prefetchFacts } from './prefetch.js';
+import { cacheDirectory } from '../facts/cache.js';
+import { openVerdicts } from './verdicts.js';
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const watch = stopwatch();
-  const { model, root, configPath, cache, cacheRefused } = await buildModel(options);
+  const { model, root, configPath, cache, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false });
   watch.lap('configuration and file listing');
   // Beside packages that have their own configuration, a root that has none may have nothing left to check.
   if (options.claimed === undefined || options.claimed.length === 0) assertSomethingToCheck(model, configPath);
@@ -32,7 +34,9 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const ahead = await prefetchFacts(model, options.concurrency ?? 'off');
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
-  const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) });
+  // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.
+  const verdicts = options.cache === false || cacheRefused !== null ? null : openVerdicts(model, cacheDirectory(root, options.cacheLocation));
+  const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
   const factsMs = model.stats.factsMs - factsBefore;
   const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);
   watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
@@ -40,6 +44,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   options.progress?.phase('saving the fact cache');
   // A shared cache is saved once, by the check that shares it.
   if (options.factCaches === undefined) cache.save();
+  verdicts?.save();
   watch.lap('fact cache save');
 
   const known = applyBaselineStep(model, findings, selected, options);

@@ -40,6 +40,8 @@ export interface CheckOptions {
   root?: string;
   /** Directories under the root, POSIX, whose files other configurations check (workspace packages with their own): not listed, but imports reach them. */
   claimed?: readonly string[];
+  /** Record what each rule reads, so that its verdict can be reused (engine/verdicts.ts): run() sets it when the cache is on. */
+  trackReads?: boolean;
   /** Fact caches shared by the runs of one check, by version: each is saved by whoever opened the first run (engine/workspace.ts). */
   factCaches?: Map<string, FactCache<CachedFacts>>;
 }

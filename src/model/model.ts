@@ -16,6 +16,8 @@ import type { Loc } from '../types.js';
 import { paidListRefFiles } from '../config/refs.js';
 import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { mapRefs } from '../config/refs.js';
+import { fileBlobId } from '../repo/blob-id.js';
+import { flatten, isEmpty, ReadLog, type Reads, type Recorded } from './reads.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
 export const FACTS_VERSION = 18;
@@ -68,6 +70,13 @@ export interface ModelOptions {
   workspace?: WorkspaceScope;
   /** Called after each file's facts are parsed or found in the cache (a progress line reads `stats`). */
   onFacts?: () => void;
+  /**
+   * Record what each computation reads (`recorded`), for verdicts a later run
+   * may reuse (engine/verdicts.ts). Off, nothing is noted.
+   */
+  trackReads?: boolean;
+  /** The log a model at another revision shares with the model it was made from. */
+  readLog?: ReadLog<FileProblem>;
 }
 
 export interface WorkspaceScope {
@@ -80,6 +89,15 @@ export interface WorkspaceScope {
    */
   files: ReadonlySet<string>;
 }
+
+/** A value computed once per run, with what computing it read (null: nothing, or reads not tracked). */
+interface Memo {
+  value: unknown;
+  reads: Recorded<FileProblem> | null;
+}
+
+/** What a computation that read the diff is charged with, as if it were a file whose content is the diff (contentId). */
+const DIFF = '\0diff';
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 /** Key of the model at the merge base in the per-run memo table. */
@@ -102,7 +120,7 @@ export class RepoModel {
   /** Facts parsed and found in the cache, files read from disk (`text`), and the time spent getting facts (reading, parsing, the cache). */
   readonly stats = { parsed: 0, cached: 0, read: 0, factsMs: 0 };
   /** With `--base`: the merge base and what changed since, renames detected by git. */
-  readonly diff: { base: string; changes: readonly FileChange[] } | null;
+  private readonly diffInput: { base: string; changes: readonly FileChange[] } | null;
 
   private readonly cache: FactCache<CachedFacts> | null;
   private readonly workspace: WorkspaceScope | undefined;
@@ -118,7 +136,17 @@ export class RepoModel {
   private readonly factsMemo = new Map<string, FileFacts | null>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
-  private readonly memos = new Map<object, unknown>();
+  private readonly memos = new Map<object, Memo>();
+  private readonly itemMemos = new Map<object, Map<string, Memo>>();
+  /** With trackReads: what each file access read and recorded, replayed when the access is answered from memory. */
+  private readonly tracking: boolean;
+  private readonly log: ReadLog<FileProblem>;
+  /** False in a model at another revision: its problems are its own, never the run's. */
+  private readonly chargesProblems: boolean;
+  /** Per kind of access and file: what the access read beyond the file itself, null when nothing. */
+  private readonly accessReads = new Map<string, Map<string, Recorded<FileProblem> | null>>();
+  /** Files the import resolver read (manifests, tsconfig files): what every resolution may depend on. */
+  private readonly resolverInputs = new Set<string>();
   private testFileSetMemo: ReadonlySet<string> | null = null;
   private readonly matchingMemo = new Map<string, string[]>();
   private sortedFiles: string[] | null = null;
@@ -147,7 +175,7 @@ export class RepoModel {
     this.oldOversized = options.diff?.oldOversized ?? new Map();
     this.blobIds = options.blobIds ?? new Map();
     this.unfollowed = options.unfollowed ?? new Map();
-    this.diff = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
+    this.diffInput = options.diff ? { base: options.diff.base, changes: options.diff.changes } : null;
     this.oldTexts = options.diff?.oldTexts ?? new Map();
     const ignored = compileGlobs(options.config.ignore);
     this.files = options.files.filter((file) => !ignored(file));
@@ -160,6 +188,118 @@ export class RepoModel {
     this.callNames = [...new Set([...ids.map((shape) => shape.call), ...selfGate.flatMap((gate) => ('call' in gate ? [gate.call] : []))])].sort();
     this.maxFileBytes = options.config.limits.maxFileBytes;
     this.onFacts = options.onFacts;
+    this.tracking = options.trackReads === true;
+    this.log = options.readLog ?? new ReadLog();
+    this.chargesProblems = options.readLog === undefined;
+  }
+
+  /**
+   * Runs `compute` and returns what it read (files, problems, whether it
+   * resolved an import); with trackReads off, the reads are empty. A
+   * resolving computation depends on every file the resolver has read.
+   */
+  recorded<T>(compute: () => T): { value: T; reads: Reads<FileProblem> } {
+    const { value, reads: recorded } = this.log.record(compute);
+    const reads = flatten(recorded);
+    if (reads.resolved) for (const file of this.resolverInputs) reads.files.add(file);
+    return { value, reads };
+  }
+
+  /** Replays reads recorded earlier into the computation running now (a reused verdict's problems are this run's too). */
+  replayProblems(problems: Iterable<FileProblem>): void {
+    for (const problem of problems) this.addProblem(problem);
+  }
+
+  /**
+   * Everything a rule's findings depend on besides the content of the files
+   * it reads: the root, the configuration, the listing (what an import
+   * resolves to and a glob matches), the submodules, the workspace beyond the
+   * listing, and the diff with the text at its base. Two runs with the same
+   * digest differ only in file content.
+   */
+  stateDigest(): string {
+    const hash = createHash('sha1');
+    hash.update(`${this.root}\0${this.configFile ?? '-'}\0${JSON.stringify(this.config)}\0`);
+    for (const file of this.files) hash.update(`${file}\n`);
+    hash.update(`\0gitlinks ${this.gitlinks.join('\n')}`);
+    if (this.workspace) {
+      hash.update(`\0workspace ${this.workspace.prefix}\0`);
+      for (const file of [...this.reachable].sort()) hash.update(`${file}\n`);
+    }
+    return hash.digest('hex');
+  }
+
+  /**
+   * With `--base` or `--staged`: the merge base and what changed since,
+   * renames detected by git. A computation that asks reads the diff (DIFF):
+   * its verdict holds for this diff only; one that never asks holds for any.
+   */
+  get diff(): { base: string; changes: readonly FileChange[] } | null {
+    if (this.tracking) this.log.file(DIFF);
+    return this.diffInput;
+  }
+
+  /** The diff's identity: its base, its changes and the text each changed path had at the base. */
+  private diffDigest(): string {
+    const diff = this.diffInput;
+    if (!diff) return 'no diff';
+    const hash = createHash('sha1').update(`${diff.base}\0${JSON.stringify(diff.changes)}`);
+    for (const [path, text] of [...this.oldTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`\0${path} ${blobId(text)}`);
+    for (const [path, size] of [...this.oldOversized].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`\0${path} oversized ${size}`);
+    return hash.digest('hex');
+  }
+
+  /** A file outside the listing that a reused verdict read: as much an input of this run as if it had been read again. */
+  noteOutside(file: string, id: string | null): void {
+    if (file !== DIFF && !this.fileSet.has(file)) this.outsideReads.set(file, id);
+  }
+
+  /**
+   * The identity of a file's content as this run sees it (git's blob id of
+   * the bytes it reads, an overlay's, or what stands for content never read),
+   * null when there is none: a recorded read is still valid while this is.
+   */
+  contentId(file: string): string | null {
+    if (file === DIFF) return this.diffDigest();
+    const size = this.oversized.get(file);
+    if (size !== undefined) return `oversized ${size}`;
+    const overlay = this.overlays.get(file);
+    if (overlay !== undefined) return blobId(overlay);
+    const link = this.unfollowed.get(file);
+    if (link !== undefined) return `unfollowed ${link}`;
+    return this.blobIds.get(file) ?? fileBlobId(join(this.root, file));
+  }
+
+  /**
+   * A file access answered from memory: the first time, its reads are
+   * recorded; afterwards they are replayed, so each computation that asks is
+   * charged with the file and the problems reading it recorded.
+   */
+  private access<T>(kind: string, file: string, compute: () => T): T {
+    if (!this.tracking) return compute();
+    let byFile = this.accessReads.get(kind);
+    if (!byFile) this.accessReads.set(kind, (byFile = new Map()));
+    this.log.file(file);
+    const known = byFile.get(file);
+    if (known !== undefined) {
+      if (known) this.log.replay(known);
+      return compute();
+    }
+    const { value, reads } = this.log.record(compute);
+    // Most accesses read the file and nothing else: nothing is kept for them but the file.
+    byFile.set(file, isEmpty(reads) ? null : reads);
+    return value;
+  }
+
+  /** Records a problem once; the computation running now is charged with it either way. */
+  private addProblem(problem: FileProblem): void {
+    const known = this.problems.find((other) => other.kind === problem.kind && other.messageId === problem.messageId && other.file === problem.file);
+    if (known) {
+      if (this.tracking && this.chargesProblems) this.log.problem(known);
+      return;
+    }
+    this.problems.push(problem);
+    if (this.tracking && this.chargesProblems) this.log.problem(problem);
   }
 
   /**
@@ -222,12 +362,27 @@ export class RepoModel {
    * the paid list, the test areas), under a key only its own module holds.
    */
   memo<T>(key: object, compute: () => T): T {
-    if (this.memos.has(key)) return this.memos.get(key) as T;
-    const value = compute();
-    this.memos.set(key, value);
-    return value;
+    return this.remember(this.memos, key, compute);
   }
 
+  /** memo() per item (a file): an analysis computed file by file, each charged with its own reads. */
+  memoFor<T>(key: object, item: string, compute: () => T): T {
+    let byItem = this.itemMemos.get(key);
+    if (!byItem) this.itemMemos.set(key, (byItem = new Map()));
+    return this.remember(byItem, item, compute);
+  }
+
+  /** A value computed once, with what computing it read: charged again to each computation that takes it. */
+  private remember<K, T>(table: Map<K, Memo>, key: K, compute: () => T): T {
+    const known = table.get(key);
+    if (known) {
+      if (known.reads) this.log.replay(known.reads);
+      return known.value as T;
+    }
+    const recorded = this.tracking ? this.log.record(compute) : { value: compute(), reads: null };
+    table.set(key, { value: recorded.value, reads: recorded.reads && !isEmpty(recorded.reads) ? recorded.reads : null });
+    return recorded.value;
+  }
 
   /**
    * The file's text, or null when it cannot be read or is larger than
@@ -235,6 +390,10 @@ export class RepoModel {
    * unless `keep` is false.
    */
   text(file: string, keep = true): string | null {
+    return this.tracking ? this.access('text', file, () => this.readText(file, keep)) : this.readText(file, keep);
+  }
+
+  private readText(file: string, keep: boolean): string | null {
     const oversized = this.oversized.get(file);
     if (oversized !== undefined) {
       this.tooLarge(file, oversized);
@@ -251,7 +410,7 @@ export class RepoModel {
     let text: string | null = null;
     const unfollowed = this.unfollowed.get(file);
     if (unfollowed !== undefined) {
-      this.problems.push({ kind: 'unfollowed-symlink', file, message: unfollowed, loc: NO_LOC });
+      this.addProblem({ kind: 'unfollowed-symlink', file, message: unfollowed, loc: NO_LOC });
       this.textMemo.set(file, null);
       return null;
     }
@@ -260,7 +419,7 @@ export class RepoModel {
     this.readAhead.delete(file);
     if (read.ok) text = read.bytes.toString('utf8');
     else if (read.tooLarge) this.tooLarge(file, read.size);
-    else this.problems.push({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
+    else this.addProblem({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
     // A failure is kept so that it is reported once; a text read only to derive
     // facts is not (`keep` false): holding every file's text costs more memory
     // than the facts, and nothing reads it again.
@@ -276,8 +435,7 @@ export class RepoModel {
 
   /** A file over limits.maxFileBytes, once: it is not read, so nothing in it is checked. */
   private tooLarge(file: string, size: number, where = ''): void {
-    if (this.problems.some((problem) => problem.messageId === 'fileTooLarge' && problem.file === file)) return;
-    this.problems.push({
+    this.addProblem({
       kind: 'read-error',
       messageId: 'fileTooLarge',
       file,
@@ -292,6 +450,7 @@ export class RepoModel {
    * when it cannot be read. Like `text`, a read outside the listing is recorded.
    */
   sha256(file: string): string | null {
+    if (this.tracking) this.log.file(file);
     if (this.unfollowed.has(file)) return null;
     const sha256 = createHash('sha256');
     const blob = createHash('sha1');
@@ -318,6 +477,7 @@ export class RepoModel {
 
   /** The bytes on disk, ignoring overlays, without recording a problem: null when there are none. */
   diskText(file: string): string | null {
+    if (this.tracking) this.log.file(file);
     if (this.textMemo.has(file)) return this.textMemo.get(file) ?? null;
     if (!this.fileSet.has(file) || this.unfollowed.has(file)) return null;
     const read = readBounded(join(this.root, file), this.maxFileBytes);
@@ -338,7 +498,7 @@ export class RepoModel {
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
       ...(this.workspace && { workspace: { prefix: this.workspace.prefix, files: new Set([...this.workspace.files, ...added]) } }),
-      ...(this.diff && { diff: { ...this.diff, oldTexts: this.oldTexts } }),
+      ...(this.diffInput && { diff: { ...this.diffInput, oldTexts: this.oldTexts } }),
     });
   }
 
@@ -361,6 +521,8 @@ export class RepoModel {
       // A path the change left alone reads as it does now (the index's text under --staged), not as the work tree has it.
       overlays: new Map([...unchanged(this.overlays), ...oldTexts]),
       oversized: new Map(unchanged(this.oversized)),
+      trackReads: this.tracking,
+      readLog: this.log,
       blobIds: this.blobIds,
       unfollowed: this.unfollowed,
       gitlinks: this.gitlinks,
@@ -377,6 +539,10 @@ export class RepoModel {
 
   /** Facts of a script file; null for other files and for files that cannot be read. */
   facts(file: string): FileFacts | null {
+    return this.tracking ? this.access('facts', file, () => this.loadFacts(file)) : this.loadFacts(file);
+  }
+
+  private loadFacts(file: string): FileFacts | null {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined || this.factsMemo.has(file)) return memo ?? null;
     let facts: FileFacts | null = null;
@@ -392,6 +558,10 @@ export class RepoModel {
    * repository never pays for hashing test bodies. Null where facts() is.
    */
   pinnedFacts(file: string): PinnedFacts | null {
+    return this.access('pinned', file, () => this.loadPinnedFacts(file));
+  }
+
+  private loadPinnedFacts(file: string): PinnedFacts | null {
     if (this.pinnedMemo.has(file)) return this.pinnedMemo.get(file) ?? null;
     // facts() first: its parse errors are recorded once, and an unreadable file has no pinned facts either.
     const facts = this.facts(file) === null ? null : this.timed(() => this.extract(file, this.knownId(file), undefined, true) as PinnedFacts | null);
@@ -435,6 +605,11 @@ export class RepoModel {
 
   /** With `--base`: pinnedFacts() of a changed script file as it was at the merge base. */
   oldPinnedFacts(path: string): PinnedFacts | null {
+    if (this.tracking) this.log.file(DIFF);
+    return this.access('old pinned', path, () => this.loadOldPinnedFacts(path));
+  }
+
+  private loadOldPinnedFacts(path: string): PinnedFacts | null {
     if (this.oldPinnedMemo.has(path)) return this.oldPinnedMemo.get(path) ?? null;
     const text = this.oldFacts(path) === null ? null : this.oldText(path);
     const facts = text === null ? null : this.timed(() => this.extract(path, null, text, true) as PinnedFacts | null);
@@ -444,6 +619,11 @@ export class RepoModel {
 
   /** With `--base`: the text a changed file had at the merge base (by its path there); null otherwise. */
   oldText(path: string): string | null {
+    if (this.tracking) this.log.file(DIFF);
+    return this.access('old text', path, () => this.readOldText(path));
+  }
+
+  private readOldText(path: string): string | null {
     const oversized = this.oldOversized.get(path);
     // Over the limit at the base: git's size of it is known, its bytes were never read.
     if (oversized !== undefined) this.tooLarge(path, oversized, ' at the merge base');
@@ -452,6 +632,11 @@ export class RepoModel {
 
   /** With `--base`: the facts of a changed script file as it was at the merge base. */
   oldFacts(path: string): FileFacts | null {
+    if (this.tracking) this.log.file(DIFF);
+    return this.access('old facts', path, () => this.loadOldFacts(path));
+  }
+
+  private loadOldFacts(path: string): FileFacts | null {
     if (this.oldFactsMemo.has(path)) return this.oldFactsMemo.get(path) ?? null;
     let text = this.oldText(path);
     if (text !== null && isScriptFile(path) && Buffer.byteLength(text) > this.maxFileBytes) {
@@ -476,6 +661,10 @@ export class RepoModel {
 
   /** Facts of a Markdown file (by extension); null for other files and for files that cannot be read. */
   markdownFacts(file: string): MarkdownFacts | null {
+    return this.access('markdown', file, () => this.loadMarkdown(file));
+  }
+
+  private loadMarkdown(file: string): MarkdownFacts | null {
     if (this.markdownMemo.has(file)) return this.markdownMemo.get(file) ?? null;
     const facts = this.timed(() => this.loadMarkdownFacts(file));
     if (facts) this.recordParseErrors(file, facts.parseErrors);
@@ -525,6 +714,10 @@ export class RepoModel {
    * when the file cannot be read.
    */
   derived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
+    return this.access(`derived ${purpose}`, file, () => this.loadDerived(file, purpose, compute));
+  }
+
+  private loadDerived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
     const known = this.knownId(file);
     if (known !== null) {
       const hit = this.cache?.get(derivedKey(purpose, known));
@@ -582,15 +775,15 @@ export class RepoModel {
   /** One problem per file however many errors the parser found, and however many rules or passes read it. */
   private recordParseErrors(file: string, errors: readonly { message: string; loc: Loc }[]): void {
     const first = errors[0];
-    if (first === undefined || this.problems.some((problem) => problem.kind === 'parse-error' && problem.file === file)) return;
+    if (first === undefined) return;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    this.problems.push({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
+    this.addProblem({ kind: 'parse-error', file, message: `cannot parse ${file}: ${first.message}${more}`, loc: first.loc });
   }
 
   /** Records that a file a contract reads as text holds no text (binary content), once per file. */
   recordNotText(file: string): void {
-    if (this.problems.some((problem) => problem.messageId === 'notText' && problem.file === file)) return;
-    this.problems.push({
+    this.log.file(file);
+    this.addProblem({
       kind: 'read-error',
       messageId: 'notText',
       file,
@@ -645,10 +838,17 @@ export class RepoModel {
     return pinned ? `pinned:${key}` : key;
   }
 
+  /** A manifest or tsconfig file the resolver reads: every resolution may depend on it. */
+  private resolverText(file: string): string | undefined {
+    this.resolverInputs.add(file);
+    return this.text(file) ?? undefined;
+  }
+
   resolve(fromFile: string, specifier: string): Resolution {
+    if (this.tracking) this.log.resolved();
     const workspace = this.workspace;
     if (workspace === undefined || workspace.prefix === '') {
-      this.resolver ??= createResolver(this.root, this.reachable, (file) => this.text(file) ?? undefined);
+      this.resolver ??= createResolver(this.root, this.reachable, (file) => this.resolverText(file));
       return this.resolver.resolve(fromFile, specifier);
     }
     // Resolved as the workspace root sees it (its package.json names the workspace packages), named back from the root.
@@ -656,7 +856,7 @@ export class RepoModel {
     this.resolver ??= createResolver(
       join(this.root, ...prefix.split('/').map(() => '..')),
       new Set([...this.reachable].map((file) => posix.join(prefix, file))),
-      (file) => this.text(posix.relative(prefix, file)) ?? undefined,
+      (file) => this.resolverText(posix.relative(prefix, file)),
     );
     const found = this.resolver.resolve(posix.join(prefix, fromFile), specifier);
     return found.kind === 'file' ? { kind: 'file', path: posix.relative(prefix, found.path) } : found;

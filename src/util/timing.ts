@@ -20,6 +20,8 @@ export interface PhaseTime {
 export interface RuleTime {
   id: string;
   ms: number;
+  /** Its findings were an earlier run's: no file it read had changed (engine/verdicts.ts). */
+  reused?: true;
 }
 
 /** Milliseconds with one decimal: enough to rank rules, stable enough to read. */
@@ -53,7 +55,7 @@ export function formatStats(stats: RunStats, all: boolean): string {
   for (const phase of stats.phases) rows.push([phase.name, phase.ms.toFixed(1), share(phase.ms)]);
   const rules = [...stats.rules].sort((a, b) => b.ms - a.ms || compareText(a.id, b.id));
   const ruleRows: string[][] = [['Rule', 'Time (ms)', 'Relative']];
-  for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([rule.id, rule.ms.toFixed(1), share(rule.ms)]);
+  for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([rule.reused ? `${rule.id} (reused)` : rule.id, rule.ms.toFixed(1), share(rule.ms)]);
   const { parsed, cached, read, workers } = stats.facts;
   const threads = workers === undefined ? '' : ` (${workers.parsed} of them by ${workers.threads} worker thread${workers.threads === 1 ? '' : 's'})`;
   return `${table(rows)}\n${table(ruleRows)}\nFacts: ${parsed} file(s) parsed${threads}, ${cached} from the cache, ${read} read from disk; total ${total.toFixed(1)} ms\n`;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -57,6 +57,10 @@ interface Probe {
 
 /** One `run()` in a fresh process: how many facts came from the cache, and what was found. */
 function probe(dir: string, xdg: string, cacheLocation?: string): Probe {
+  // The fact cache alone: verdicts stored by the last run would answer without a fact (engine/verdicts.ts).
+  for (const cache of [cacheLocation ?? join(dir, CACHE)]) {
+    for (const name of existsSync(cache) ? readdirSync(cache) : []) if (name.startsWith('verdicts-')) rmSync(join(cache, name));
+  }
   const check = pathToFileURL(join(PACKAGE_ROOT, 'dist/src/engine/index.js')).href;
   const options = { cwd: dir, ...(cacheLocation !== undefined && { cacheLocation }) };
   const script = `
@@ -71,7 +75,7 @@ function probe(dir: string, xdg: string, cacheLocation?: string): Probe {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: xdg } }));
 }
 
-function cacheFile(dir: string, prefix: 'facts' | 'results'): string {
+function cacheFile(dir: string, prefix: 'facts' | 'results' | 'verdicts'): string {
   const name = readdirSync(dir).find((entry) => entry.startsWith(`${prefix}-`) && entry.endsWith('.json'));
   if (name === undefined) throw new Error(`no ${prefix} cache in ${dir}`);
   return join(dir, name);
@@ -183,6 +187,20 @@ describe('a result cache the checked change wrote', () => {
     writeFileSync(file, `${text.slice(0, text.indexOf('{'))}${JSON.stringify(data)}`);
     const run = check(dir, xdg);
     expect(run).toMatchObject({ code: 1, findings: [JUDGE], cached: false, stderr: '' });
+  });
+
+  it('with the verdicts of each rule forged to hold no findings, their MAC fails: the rules are evaluated and the finding reported', () => {
+    const dir = makeGitRepo(REPO);
+    const xdg = temp('tripwire-xdg-');
+    expect(check(dir, xdg)).toMatchObject({ code: 1, findings: [JUDGE], cached: false });
+    rmSync(cacheFile(join(dir, CACHE), 'results'));
+    const file = cacheFile(join(dir, CACHE), 'verdicts');
+    const text = readFileSync(file, 'utf8');
+    const data = JSON.parse(text.slice(text.indexOf('{'))) as { entries: { findings: unknown[] }[] };
+    expect(data.entries.some((entry) => entry.findings.length > 0)).toBe(true);
+    for (const entry of data.entries) entry.findings = [];
+    writeFileSync(file, `${text.slice(0, text.indexOf('{'))}${JSON.stringify(data)}`);
+    expect(check(dir, xdg)).toMatchObject({ code: 1, findings: [JUDGE], cached: false, stderr: '' });
   });
 
   it('untouched, it answers the repeat run', () => {

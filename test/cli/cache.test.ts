@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ interface Probe {
 
 /** One `run()` in a fresh process, so that "the compiler was never loaded" is observable. */
 function probe(cwd: string, cacheLocation: string, cache = true): Probe {
+  // The fact cache alone: verdicts stored by the last run would answer without a fact (engine/verdicts.ts).
+  for (const name of readdirSync(cacheLocation)) if (name.startsWith('verdicts-')) rmSync(join(cacheLocation, name));
   const dist = (path: string): string => pathToFileURL(join(PACKAGE_ROOT, 'dist/src', path)).href;
   const script = `
     import { run } from ${JSON.stringify(dist('engine/index.js'))};

@@ -221,7 +221,7 @@ describe('the cache files damaged between two runs (--cache-location)', () => {
       const cache = tempDir();
       expect(check(dir, '--cache-location', cache)).toEqual({ code: 1, findings: cleanFindings(), cached: false });
       const files = readdirSync(cache).sort();
-      expect(files).toEqual([expect.stringMatching(/^facts-.*\.json$/), expect.stringMatching(/^results-.*\.json$/)]);
+      expect(files).toEqual([expect.stringMatching(/^facts-.*\.json$/), expect.stringMatching(/^results-.*\.json$/), expect.stringMatching(/^verdicts-.*\.json$/)]);
       const written = new Map(files.map((file) => [file, readFileSync(join(cache, file))]));
       for (const file of files) damage(join(cache, file));
       const damaged = new Map(files.map((file) => [file, readFileSync(join(cache, file))]));

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { FileProblem, RepoModel } from '../model/model.js';
+import type { Reads } from '../model/reads.js';
+import type { RuleFinding } from '../rule.js';
+import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { VERSION } from '../version.js';
+import { toolFingerprint } from './fingerprint.js';
+
+// Verdicts a later run reuses, rule by rule. A rule's findings are a function
+// of the model's state (configuration, listing, diff: RepoModel.stateDigest),
+// the rule's options and the content of the files it read, which the model
+// records (model/reads.ts). A run stores each rule's findings with the files
+// it read and the problems those reads recorded; a later run in the same
+// state takes them back while every one of those files has the same content,
+// and evaluates only the rules that read a changed file. A new, deleted or
+// renamed file changes the listing, and with it every key.
+
+// 1: entries keyed by state, rule and options, reads by listing index.
+const FORMAT = 1;
+/** Entries kept per rule: the states a user moves between (the work tree, the index, another branch). */
+const PER_RULE = 4;
+
+interface Entry {
+  key: string;
+  rule: string;
+  /** The files read, as indexes into the listing (the key fixes it) or, outside it, as paths. */
+  listed: number[];
+  other: string[];
+  /** Of every read file with its content id: what must be the same for the findings to be. */
+  digest: string;
+  findings: RuleFinding[];
+  problems: FileProblem[];
+}
+
+export interface VerdictStore {
+  /** The findings `rule` gave with these options when every file it read had its content now; its problems are recorded again in the model. */
+  reuse(rule: string, options: unknown): RuleFinding[] | null;
+  /** Keeps a rule's findings with what computing them read. */
+  keep(rule: string, options: unknown, findings: RuleFinding[], reads: Reads<FileProblem>): void;
+  /** Writes the kept verdicts; never throws. */
+  save(): void;
+}
+
+/** The store in the cache directory `dir`, for this model's state; null when the user's cache secret does not outlive the run. */
+export function openVerdicts(model: RepoModel, dir: string, secret: CacheSecret = cacheSecret()): VerdictStore | null {
+  if (!secret.persistent) return null;
+  const file = join(dir, `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
+  const context = `tripwire-verdicts ${basename(file)}`;
+  const state = createHash('sha1').update(`${FORMAT} ${VERSION} ${toolFingerprint()}\0${model.stateDigest()}`).digest('hex');
+  const index = new Map(model.files.map((path, i) => [path, i]));
+  const ids = new Map<string, string | null>();
+  const idOf = (path: string): string | null => {
+    if (!ids.has(path)) ids.set(path, model.contentId(path));
+    return ids.get(path) ?? null;
+  };
+  const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
+  const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
+  const stored = readEntries(file, context, secret);
+  const kept: Entry[] = [];
+
+  return {
+    reuse(rule, options) {
+      const key = keyOf(rule, options);
+      const entry = stored.find((candidate) => candidate.key === key);
+      if (!entry) return null;
+      const paths = [...entry.listed.map((i) => model.files[i] ?? ''), ...entry.other];
+      if (digestOf(paths) !== entry.digest) return null;
+      model.replayProblems(entry.problems);
+      for (const path of entry.other) model.noteOutside(path, idOf(path));
+      kept.push(entry);
+      return entry.findings;
+    },
+    keep(rule, options, findings, reads) {
+      const listed: number[] = [];
+      const other: string[] = [];
+      for (const path of reads.files) {
+        const at = index.get(path);
+        if (at === undefined) other.push(path);
+        else listed.push(at);
+      }
+      listed.sort((a, b) => a - b);
+      other.sort();
+      const paths = [...listed.map((i) => model.files[i] ?? ''), ...other];
+      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), findings, problems: [...reads.problems] });
+    },
+    save() {
+      if (kept.length === 0) return;
+      // Read again: another run (a workspace package's, a concurrent one) may have stored its own since.
+      const current = readEntries(file, context, secret);
+      const keys = new Set(kept.map((entry) => entry.key));
+      const entries = [...kept, ...current.filter((entry) => !keys.has(entry.key))];
+      const perRule = new Map<string, number>();
+      const bounded = entries.filter((entry) => {
+        const count = (perRule.get(entry.rule) ?? 0) + 1;
+        perRule.set(entry.rule, count);
+        return count <= PER_RULE;
+      });
+      try {
+        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries: bounded })));
+      } catch {
+        // An unusable cache directory: the next run evaluates every rule.
+      }
+    },
+  };
+}
+
+function readEntries(file: string, context: string, secret: CacheSecret): Entry[] {
+  try {
+    // A file that does not verify (forged, torn, another key's) holds no verdict.
+    const json = unsealed(secret, context, readFileSync(file, 'utf8'));
+    if (json === null) return [];
+    const data: unknown = JSON.parse(json);
+    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries)) return data.entries.filter(isEntry);
+  } catch {
+    // Missing or corrupt: no verdict is known.
+  }
+  return [];
+}
+
+function isEntry(value: unknown): value is Entry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<Entry>;
+  return (
+    typeof entry.key === 'string' &&
+    typeof entry.rule === 'string' &&
+    typeof entry.digest === 'string' &&
+    Array.isArray(entry.listed) &&
+    entry.listed.every((i) => Number.isInteger(i)) &&
+    Array.isArray(entry.other) &&
+    entry.other.every((path) => typeof path === 'string') &&
+    Array.isArray(entry.findings) &&
+    Array.isArray(entry.problems)
+  );
+}

@@ -1,0 +1,167 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/engine/project.js';
+import { run } from '../../src/engine/run.js';
+import { openVerdicts } from '../../src/engine/verdicts.js';
+import type { RepoModel } from '../../src/model/model.js';
+import { FILE_START } from '../../src/model/positions.js';
+import { blobId } from '../../src/repo/blob-id.js';
+import type { RuleFinding } from '../../src/rule.js';
+import type { Finding } from '../../src/types.js';
+import { fixtureRepo } from '../support/fixture-repo.js';
+import { git } from '../support/repo.js';
+
+// Issue 18: a rule whose inputs did not change since a run stored its verdict
+// is not evaluated again (src/engine/verdicts.ts). Its inputs are the model's
+// state (configuration, listing, diff) and the content of every file it read,
+// which the model records (src/model/reads.ts). Each case runs the pipeline
+// itself (run), not the CLI's whole-run result cache, and compares with a run
+// that uses no cache at all.
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tripwire-verdicts-'));
+  temps.push(dir);
+  return dir;
+}
+
+function demo(): string {
+  const dir = fixtureRepo('demo');
+  temps.push(dir);
+  return dir;
+}
+
+const ALL_RULES = [
+  'global-touchfiles-present',
+  'no-dangling-references',
+  'no-paid-calls-in-free-tests',
+  'no-test-carve-outs',
+  'no-weakened-frozen-tests',
+  'paid-ci-lanes',
+  'tiers-cover-paid-tests',
+  'touchfiles-cover-paid-tests',
+];
+
+async function check(dir: string, cacheLocation: string): Promise<{ findings: Finding[]; reused: string[] }> {
+  const result = await run({ cwd: dir, cacheLocation });
+  return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id).sort() };
+}
+
+async function fresh(dir: string): Promise<Finding[]> {
+  return (await run({ cwd: dir, cache: false })).findings;
+}
+
+const ids = (findings: readonly Finding[]): string[] => findings.map((f) => `${f.ruleId}/${f.messageId} ${f.file}:${f.line}:${f.column}`);
+
+describe('verdicts reused rule by rule', () => {
+  it('nothing changed: every rule is reused, and the problems their reads recorded are reported again', async () => {
+    const dir = demo();
+    writeFileSync(join(dir, 'test/broken.test.ts'), "import { test } from 'vitest';\ntest('x', () => {\n");
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'a test that does not parse');
+    const cache = tempDir();
+    const first = await check(dir, cache);
+    expect(first.reused).toEqual([]);
+    expect(ids(first.findings)).toContain('parse-error/parseError test/broken.test.ts:3:1');
+
+    const second = await check(dir, cache);
+    expect(second.reused).toEqual(ALL_RULES);
+    // No rule read the file again: the parse error comes from the stored reads.
+    expect(second.findings).toEqual(first.findings);
+    expect(second.findings).toEqual(await fresh(dir));
+  });
+
+  it('a free test edited: the rules that read it are evaluated again and see the edit, the others are reused', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    await check(dir, cache);
+    appendFileSync(join(dir, 'test/findings.test.ts'), "import Anthropic from '@anthropic-ai/sdk';\nexport const client = new Anthropic();\n");
+
+    const after = await check(dir, cache);
+    expect(after.reused).toEqual(['global-touchfiles-present', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
+    expect(ids(after.findings)).toContain('no-paid-calls-in-free-tests/paidImport test/findings.test.ts:35:1');
+    expect(after.findings).toEqual(await fresh(dir));
+  });
+
+  it('shipped text edited: only the rules that read text are evaluated again', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const before = await check(dir, cache);
+    expect(ids(before.findings)).toContain('no-dangling-references/removedToken skills/review/SKILL.md:32:86');
+    const skill = join(dir, 'skills/review/SKILL.md');
+    writeFileSync(skill, readFileSync(skill, 'utf8').replaceAll('REVIEW_ASSUME_FETCHED', 'REVIEW_COLLECTED'));
+
+    const after = await check(dir, cache);
+    expect(after.reused).toEqual(['global-touchfiles-present', 'no-paid-calls-in-free-tests', 'no-weakened-frozen-tests', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
+    expect(ids(after.findings)).not.toContain('no-dangling-references/removedToken skills/review/SKILL.md:32:86');
+    expect(after.findings).toEqual(await fresh(dir));
+  });
+
+  it('a file added: the listing changed, so no verdict is reused', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    await check(dir, cache);
+    writeFileSync(join(dir, 'src/review/extra.ts'), 'export const extra = 1;\n');
+
+    const after = await check(dir, cache);
+    expect(after.reused).toEqual([]);
+    expect(after.findings).toEqual(await fresh(dir));
+  });
+
+  it('a reused verdict reads again, for the result cache, the files outside the listing its rule read, and is stale once one changes', async () => {
+    const dir = demo();
+    writeFileSync(join(dir, '.gitignore'), 'notes.txt\n');
+    writeFileSync(join(dir, 'notes.txt'), 'first\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'notes kept out of git');
+    const cache = tempDir();
+    const build = async () => (await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true })).model;
+    // A rule that reads a file git does not list, as a manifest tripwire looks for may be.
+    const probe = (model: RepoModel): RuleFinding[] => [{ messageId: 'probe', file: 'README.md', loc: FILE_START, message: model.text('notes.txt') ?? '' }];
+
+    const first = await build();
+    const { value, reads } = first.recorded(() => probe(first));
+    const store = openVerdicts(first, cache);
+    store?.keep('probe', {}, value, reads);
+    store?.save();
+    const id = blobId('first\n');
+    expect([...first.outsideInputs()]).toEqual([['notes.txt', id]]);
+
+    const second = await build();
+    expect(openVerdicts(second, cache)?.reuse('probe', {})).toEqual(value);
+    // Not read this time, and still an input of this run's verdict.
+    expect(second.stats.read).toBe(0);
+    expect([...second.outsideInputs()]).toEqual([['notes.txt', id]]);
+
+    writeFileSync(join(dir, 'notes.txt'), 'second\n');
+    expect(openVerdicts(await build(), cache)?.reuse('probe', {})).toBeNull();
+  });
+
+  it('a rule that read the diff is evaluated again for another diff; one that did not is reused', async () => {
+    const dir = demo();
+    const module = join(dir, 'src/review/findings.ts');
+    writeFileSync(module, readFileSync(module, 'utf8').replace('export function formatFindings', 'export function formatFindingList'));
+    git(dir, 'commit', '-qam', 'an export renamed, its importer left behind');
+    const cache = tempDir();
+    const since = async (base: string) => {
+      const result = await run({ cwd: dir, cacheLocation: cache, base });
+      return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id).sort() };
+    };
+    const removed = 'no-dangling-references/removedExportImport test/findings.test.ts:2:1';
+    const before = await since('HEAD~1');
+    expect(ids(before.findings)).toContain(removed);
+
+    // The same files, another diff (none): what reads the diff sees it.
+    const after = await since('HEAD');
+    expect(after.reused).not.toContain('no-dangling-references');
+    expect(after.reused).toContain('no-paid-calls-in-free-tests');
+    expect(ids(after.findings)).not.toContain(removed);
+    expect(after.findings).toEqual((await run({ cwd: dir, cache: false, base: 'HEAD' })).findings);
+  });
+});
