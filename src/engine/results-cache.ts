@@ -119,9 +119,11 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
     for (const file of found.files) hash.update(`\0${file} ${found.blobIds.get(file) ?? found.unfollowed.get(file) ?? fileBlobId(join(space, file)) ?? '-'}`);
     if (packageConfigs) hashPackageConfigs(hash, root, found.files);
     if (options.base !== undefined) {
-      const base = await gitOutput(root, ['merge-base', 'HEAD', options.base]);
-      if (base.code !== 0) return null;
-      hash.update(`\0base ${base.stdout.trim()}`);
+      // The diff's rename detection pairs only paths the index tracks: staging a moved file, with the
+      // same files and contents, turns a deletion and an addition into a rename. The index is an input.
+      const [base, index] = await Promise.all([gitOutput(root, ['merge-base', 'HEAD', options.base]), gitOutput(space, ['ls-files', '-z', '--stage'])]);
+      if (base.code !== 0 || index.code !== 0) return null;
+      hash.update(`\0base ${base.stdout.trim()}\0`).update(index.stdout);
     }
   }
   const key = hash.digest('hex');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +90,22 @@ describe('the result cache', () => {
     expect(check(dir, cache, '--staged')).toMatchObject({ cached: true, findings: [] });
     git(dir, 'add', 'test/format.test.ts');
     expect(check(dir, cache, '--staged')).toEqual({ code: 1, cached: false, findings: ['test/format.test.ts:1 no-paid-calls-in-free-tests'] });
+  });
+
+  it('keys --base runs by the index too: staging a moved file turns the deletion git saw into a rename', () => {
+    const { dir, cache } = setup();
+    const messages = (): { cached: boolean; messages: string[] } => {
+      const result = runCli(['check', '--format', 'json', '--base', 'HEAD', '--rule', 'no-dangling-references', '--cache-location', cache], dir);
+      const output = JSON.parse(result.stdout) as { findings: { file: string; message: string }[]; summary: { cached?: boolean } };
+      return { cached: output.summary.cached === true, messages: output.findings.map((f) => `${f.file} ${f.message.replace(/ since \w+ /, ' since BASE ')}`) };
+    };
+    // Moved without git: the new path is untracked, so the diff has a deletion and an addition.
+    renameSync(join(dir, 'test/helpers/judge.ts'), join(dir, 'test/helpers/grader.ts'));
+    expect(messages()).toEqual({ cached: false, messages: ['test/judge.test.ts names ./helpers/judge.js (test/helpers/judge.ts), which the diff since BASE deleted: update or remove the reference.'] });
+    // Same files, same contents; only the index differs, and git's rename detection pairs the two paths.
+    git(dir, 'add', 'test/helpers/grader.ts');
+    expect(messages()).toEqual({ cached: false, messages: ['test/judge.test.ts names ./helpers/judge.js (test/helpers/judge.ts), which the diff since BASE renamed to test/helpers/grader.ts: update the reference.'] });
+    expect(messages().cached).toBe(true);
   });
 
   it('is neither read nor written with --no-cache', () => {
