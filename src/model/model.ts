@@ -93,7 +93,17 @@ export interface WorkspaceScope {
 /** A value computed once per run, with what computing it read (null: nothing, or reads not tracked). */
 interface Memo {
   value: unknown;
-  reads: Recorded<FileProblem> | null;
+  reads: Kept | null;
+}
+
+/** Reads kept for replay: the one file read when that is all (most per-file values), else the recording. */
+type Kept = Recorded<FileProblem> | string;
+
+/** What to keep of a recording: nothing, the one file it read, or the recording itself. */
+function keep(reads: Recorded<FileProblem>): Kept | null {
+  if (isEmpty(reads)) return null;
+  const only = reads.files.size === 1 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0 ? reads.files.values().next().value : undefined;
+  return only ?? reads;
 }
 
 /** What a computation that read the diff is charged with, as if it were a file whose content is the diff (contentId). */
@@ -144,7 +154,7 @@ export class RepoModel {
   /** False in a model at another revision: its problems are its own, never the run's. */
   private readonly chargesProblems: boolean;
   /** Per kind of access and file: what the access read beyond the file itself, null when nothing. */
-  private readonly accessReads = new Map<string, Map<string, Recorded<FileProblem> | null>>();
+  private readonly accessReads = new Map<string, Map<string, Kept | null>>();
   /** Files the import resolver read (manifests, tsconfig files): what every resolution may depend on. */
   private readonly resolverInputs = new Set<string>();
   private testFileSetMemo: ReadonlySet<string> | null = null;
@@ -282,12 +292,13 @@ export class RepoModel {
     this.log.file(file);
     const known = byFile.get(file);
     if (known !== undefined) {
-      if (known) this.log.replay(known);
+      if (known !== null) this.replay(known);
       return compute();
     }
     const { value, reads } = this.log.record(compute);
-    // Most accesses read the file and nothing else: nothing is kept for them but the file.
-    byFile.set(file, isEmpty(reads) ? null : reads);
+    const kept = keep(reads);
+    // Most accesses read the file and nothing else: the file is noted above, and nothing is kept.
+    byFile.set(file, kept === file ? null : kept);
     return value;
   }
 
@@ -376,12 +387,22 @@ export class RepoModel {
   private remember<K, T>(table: Map<K, Memo>, key: K, compute: () => T): T {
     const known = table.get(key);
     if (known) {
-      if (known.reads) this.log.replay(known.reads);
+      if (known.reads !== null) this.replay(known.reads);
       return known.value as T;
     }
-    const recorded = this.tracking ? this.log.record(compute) : { value: compute(), reads: null };
-    table.set(key, { value: recorded.value, reads: recorded.reads && !isEmpty(recorded.reads) ? recorded.reads : null });
-    return recorded.value;
+    if (!this.tracking) {
+      const value = compute();
+      table.set(key, { value, reads: null });
+      return value;
+    }
+    const { value, reads } = this.log.record(compute);
+    table.set(key, { value, reads: keep(reads) });
+    return value;
+  }
+
+  private replay(kept: Kept): void {
+    if (typeof kept === 'string') this.log.file(kept);
+    else this.log.replay(kept);
   }
 
   /**
