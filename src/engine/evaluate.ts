@@ -19,16 +19,9 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     observe?.progress?.phase(`checking ${rule.id}`);
     const started = performance.now();
     const factsBefore = model.stats.factsMs;
-    const reused = verdicts?.reuse(rule.id, ruleOptions) ?? null;
-    let produced: RuleFinding[];
-    if (reused !== null) produced = reused;
-    else if (verdicts) {
-      const { value, reads } = model.recorded(() => rule.check(model, ruleOptions));
-      verdicts.keep(rule.id, ruleOptions, value, reads);
-      produced = value;
-    } else produced = rule.check(model, ruleOptions);
+    const { values: produced, reused } = stored<RuleFinding>(model, verdicts, rule.id, ruleOptions, () => rule.check(model, ruleOptions));
     // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
-    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused !== null && { reused: true as const }) });
+    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused && { reused: true as const }) });
     for (const finding of produced) {
       const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
@@ -41,17 +34,30 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     }
   }
   observe?.progress?.phase('core checks');
-  findings.push(...unmatchedGlobs(model, configPath), ...complexGlobs(model, configPath));
-  findings.push(...uncheckedSubmodules(model));
-  for (const problem of paidList(model).problems) {
-    findings.push(toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message));
-  }
+  const core = (): Finding[] => [
+    ...unmatchedGlobs(model, configPath),
+    ...complexGlobs(model, configPath),
+    ...uncheckedSubmodules(model),
+    ...paidList(model).problems.map((problem) => toFinding('unresolved-paid-list', problem.messageId, 'error', problem.file, problem.loc, problem.message)),
+  ];
+  // tripwire's own checks of its inputs are a verdict like a rule's (the configuration's bytes are in the store's key).
+  findings.push(...stored<Finding>(model, verdicts, 'core-checks', null, core).values);
   const problemIds = { 'read-error': 'readError', 'parse-error': 'parseError', 'unfollowed-symlink': 'unfollowedSymlink' } as const;
   for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
   const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
   return { findings: kept, suppressed };
+}
+
+/** What `compute` gives, or the stored verdict of an earlier run whose reads are all unchanged; a computed one is kept for the next. */
+function stored<T>(model: RepoModel, verdicts: VerdictStore | null | undefined, id: string, options: unknown, compute: () => T[]): { values: T[]; reused: boolean } {
+  const reused = verdicts?.reuse<T>(id, options) ?? null;
+  if (reused !== null) return { values: reused, reused: true };
+  if (!verdicts) return { values: compute(), reused: false };
+  const { value, reads } = model.recorded(compute);
+  verdicts.keep(id, options, value, reads);
+  return { values: value, reused: false };
 }
 
 /** One finding per defect: the same kind at the same place, however many paths led there, is reported once. */

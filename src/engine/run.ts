@@ -35,7 +35,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.
-  const verdicts = options.cache === false || cacheRefused !== null ? null : openVerdicts(model, cacheDirectory(root, options.cacheLocation));
+  const verdicts = options.cache === false || cacheRefused !== null ? null : openVerdicts(model, cacheDirectory(root, options.cacheLocation), configPath === null ? null : fileBlobId(configPath));
   const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
   const factsMs = model.stats.factsMs - factsBefore;
   const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);

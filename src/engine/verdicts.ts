@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads } from '../model/reads.js';
-import type { RuleFinding } from '../rule.js';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
@@ -31,25 +30,30 @@ interface Entry {
   other: string[];
   /** Of every read file with its content id: what must be the same for the findings to be. */
   digest: string;
-  findings: RuleFinding[];
+  /** The rule's findings (or the core checks'), as it produced them. */
+  findings: unknown[];
   problems: FileProblem[];
 }
 
 export interface VerdictStore {
   /** The findings `rule` gave with these options when every file it read had its content now; its problems are recorded again in the model. */
-  reuse(rule: string, options: unknown): RuleFinding[] | null;
+  reuse<T>(rule: string, options: unknown): T[] | null;
   /** Keeps a rule's findings with what computing them read. */
-  keep(rule: string, options: unknown, findings: RuleFinding[], reads: Reads<FileProblem>): void;
+  keep(rule: string, options: unknown, findings: readonly unknown[], reads: Reads<FileProblem>): void;
   /** Writes the kept verdicts; never throws. */
   save(): void;
 }
 
-/** The store in the cache directory `dir`, for this model's state; null when the user's cache secret does not outlive the run. */
-export function openVerdicts(model: RepoModel, dir: string, secret: CacheSecret = cacheSecret()): VerdictStore | null {
+/**
+ * The store in the cache directory `dir`, for this model's state and the
+ * configuration file's bytes (`config`: its blob id, or null without one);
+ * null when the user's cache secret does not outlive the run.
+ */
+export function openVerdicts(model: RepoModel, dir: string, config: string | null, secret: CacheSecret = cacheSecret()): VerdictStore | null {
   if (!secret.persistent) return null;
   const file = join(dir, `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
   const context = `tripwire-verdicts ${basename(file)}`;
-  const state = createHash('sha1').update(`${FORMAT} ${VERSION} ${toolFingerprint()}\0${model.stateDigest()}`).digest('hex');
+  const state = createHash('sha1').update(`${FORMAT} ${VERSION} ${toolFingerprint()}\0${model.stateDigest()}\0${config ?? '-'}`).digest('hex');
   const index = new Map(model.files.map((path, i) => [path, i]));
   const ids = new Map<string, string | null>();
   const idOf = (path: string): string | null => {
@@ -62,7 +66,7 @@ export function openVerdicts(model: RepoModel, dir: string, secret: CacheSecret 
   const kept: Entry[] = [];
 
   return {
-    reuse(rule, options) {
+    reuse<T>(rule: string, options: unknown): T[] | null {
       const key = keyOf(rule, options);
       const entry = stored.find((candidate) => candidate.key === key);
       if (!entry) return null;
@@ -71,7 +75,7 @@ export function openVerdicts(model: RepoModel, dir: string, secret: CacheSecret 
       model.replayProblems(entry.problems);
       for (const path of entry.other) model.noteOutside(path, idOf(path));
       kept.push(entry);
-      return entry.findings;
+      return entry.findings as T[];
     },
     keep(rule, options, findings, reads) {
       const listed: number[] = [];
@@ -84,7 +88,7 @@ export function openVerdicts(model: RepoModel, dir: string, secret: CacheSecret 
       listed.sort((a, b) => a - b);
       other.sort();
       const paths = [...listed.map((i) => model.files[i] ?? ''), ...other];
-      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), findings, problems: [...reads.problems] });
+      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), findings: [...findings], problems: [...reads.problems] });
     },
     save() {
       if (kept.length === 0) return;

@@ -127,20 +127,20 @@ describe('verdicts reused rule by rule', () => {
 
     const first = await build();
     const { value, reads } = first.recorded(() => probe(first));
-    const store = openVerdicts(first, cache);
+    const store = openVerdicts(first, cache, null);
     store?.keep('probe', {}, value, reads);
     store?.save();
     const id = blobId('first\n');
     expect([...first.outsideInputs()]).toEqual([['notes.txt', id]]);
 
     const second = await build();
-    expect(openVerdicts(second, cache)?.reuse('probe', {})).toEqual(value);
+    expect(openVerdicts(second, cache, null)?.reuse('probe', {})).toEqual(value);
     // Not read this time, and still an input of this run's verdict.
     expect(second.stats.read).toBe(0);
     expect([...second.outsideInputs()]).toEqual([['notes.txt', id]]);
 
     writeFileSync(join(dir, 'notes.txt'), 'second\n');
-    expect(openVerdicts(await build(), cache)?.reuse('probe', {})).toBeNull();
+    expect(openVerdicts(await build(), cache, null)?.reuse('probe', {})).toBeNull();
   });
 
   it('a rule that read the diff is evaluated again for another diff; one that did not is reused', async () => {
@@ -163,5 +163,22 @@ describe('verdicts reused rule by rule', () => {
     expect(after.reused).toContain('no-paid-calls-in-free-tests');
     expect(ids(after.findings)).not.toContain(removed);
     expect(after.findings).toEqual((await run({ cwd: dir, cache: false, base: 'HEAD' })).findings);
+  });
+
+  it("tripwire's own checks are stored too, under the configuration's bytes: reformatting it moves their findings", async () => {
+    const dir = demo();
+    const config = join(dir, 'tripwire.config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('"include": ["test/**/*.test.ts"]', '"include": ["test/**/*.test.ts", "checks/**/*.test.ts"]'));
+    git(dir, 'commit', '-qam', 'a test glob that matches nothing');
+    const cache = tempDir();
+    const unmatched = (findings: readonly Finding[]): string[] => ids(findings).filter((id) => id.startsWith('unmatched-glob/'));
+    expect(unmatched((await check(dir, cache)).findings)).toEqual(['unmatched-glob/unmatchedGlob tripwire.config.json:3:38']);
+    expect(unmatched((await check(dir, cache)).findings)).toEqual(['unmatched-glob/unmatchedGlob tripwire.config.json:3:38']);
+
+    // The same configuration, one line lower.
+    writeFileSync(config, `\n${readFileSync(config, 'utf8')}`);
+    const after = await check(dir, cache);
+    expect(unmatched(after.findings)).toEqual(['unmatched-glob/unmatchedGlob tripwire.config.json:4:38']);
+    expect(after.findings).toEqual(await fresh(dir));
   });
 });
