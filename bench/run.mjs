@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { generate } from './generate.mjs';
 import { median, RSS_SOURCE, runOnce } from './lib/measure.mjs';
 import { parseSize, sizeLabel } from './lib/plan.mjs';
-import { editHelper, git, isClean, restoreHelper, stageHelperEdit } from './lib/repo.mjs';
+import { editHelper, editText, git, isClean, restoreHelper, stageHelperEdit } from './lib/repo.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH);
@@ -55,7 +55,7 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
                   so that sizes measured in separate runs measure the same code
 
 Command ids: ${[
-  'floor', 'check-cold', 'check-warm', 'check-edit', 'check-base', 'check-staged', 'eslint-parser', 'eslint-recommended',
+  'floor', 'check-cold', 'check-warm', 'check-edit', 'check-text-edit', 'check-base', 'check-staged', 'eslint-parser', 'eslint-recommended',
   'eslint-parser-cache', 'eslint-recommended-cache', 'version', 'empty',
 ].join(', ')}
 `;
@@ -223,21 +223,23 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
   const eslint = (config, ...args) => [process.execPath, ESLINT, '--config', path.join(BENCH, config), '--format', 'json', ...args, '.'];
   const expected = meta.expectedFindings;
   let original = null;
-  const helperEditSpec = (id, label, argv, edit) => ({
+  const helperEditSpec = (id, label, argv, edit, file = meta.stagedHelper) => ({
     id,
     label,
     argv,
     cwd: out,
     probe: true,
     before: (i) => {
-      original = edit(out, meta.stagedHelper, `${process.pid}-${Date.now()}-${i}`);
+      original = edit(out, file, `${process.pid}-${Date.now()}-${i}`);
     },
     after: () => {
-      if (original !== null) restoreHelper(out, meta.stagedHelper, original);
+      if (original !== null) restoreHelper(out, file, original);
       original = null;
     },
     validate: checkValidator(expected, 'subset'),
   });
+  // Shipped text a rule may name nothing in: the first skill file the generator wrote.
+  const skill = git(out, ['ls-files', '--', 'skills/*/SKILL.md']).split('\n').find(Boolean);
   return [
     [
       {
@@ -283,6 +285,8 @@ function sizeSpecs({ out, meta, outDir, label, recommendedNa }) {
     // A new edit per run: neither the verdict nor the edited helper's facts are ever cached.
     [helperEditSpec('check-staged', 'tripwire check --staged, one staged helper edit (cache warm)', check('--staged', '--cache-location', cache), stageHelperEdit)],
     [helperEditSpec('check-edit', 'tripwire check, one unstaged helper edit (cache warm)', check('--cache-location', cache), editHelper)],
+    // The rules that read no shipped text keep the verdicts the run before stored (engine/verdicts.ts).
+    ...(skill ? [[helperEditSpec('check-text-edit', 'tripwire check, one line added to a shipped skill (cache warm)', check('--cache-location', cache), editText, skill)]] : []),
     [
       {
         id: 'eslint-parser',
@@ -373,6 +377,7 @@ const ROWS = [
   ['check-cold', '`check` cold (`--no-cache`)'],
   ['check-warm', '`check` warm (cache, nothing changed)'],
   ['check-edit', '`check`, one helper edited (facts cached)'],
+  ['check-text-edit', '`check`, one line of shipped text added'],
   ['check-staged', '`check --staged`, one staged helper edit'],
   ['check-base', '`check --base HEAD~1`'],
   ['eslint-parser', 'eslint, parser only'],

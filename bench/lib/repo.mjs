@@ -52,6 +52,14 @@ export function editHelper(dir, file, nonce) {
   return original;
 }
 
+/** A line of prose added to a Markdown file, unstaged. Returns the original text. */
+export function editText(dir, file, nonce) {
+  const absolute = path.join(dir, file);
+  const original = readFileSync(absolute, 'utf8');
+  writeFileSync(absolute, `${original}\nOne more sentence, added by the benchmark (${nonce}).\n`);
+  return original;
+}
+
 export function restoreHelper(dir, file, original) {
   git(dir, ['reset', '-q', '--', file]);
   writeFileSync(path.join(dir, file), original);
