@@ -17,8 +17,8 @@ import { toolFingerprint } from './fingerprint.js';
 // and evaluates only the rules that read a changed file. A new, deleted or
 // renamed file changes the listing, and with it every key.
 
-// 1: entries keyed by state, rule and options, reads by listing index.
-const FORMAT = 1;
+// 2: with the scripts each verdict loaded the facts of.
+const FORMAT = 2;
 /** Entries kept per rule: the states a user moves between (the work tree, the index, another branch). */
 const PER_RULE = 4;
 
@@ -30,6 +30,8 @@ interface Entry {
   other: string[];
   /** Of every read file with its content id: what must be the same for the findings to be. */
   digest: string;
+  /** The scripts whose facts it loaded, as `listed` names files: a run checks their suppression comments. */
+  loaded: (number | string)[];
   /** The rule's findings (or the core checks'), as it produced them. */
   findings: unknown[];
   problems: FileProblem[];
@@ -72,7 +74,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       if (!entry) return null;
       const paths = [...entry.listed.map((i) => model.files[i] ?? ''), ...entry.other];
       if (digestOf(paths) !== entry.digest) return null;
-      model.replayProblems(entry.problems);
+      model.replayVerdict(entry.problems, entry.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
       kept.push(entry);
       return entry.findings as T[];
@@ -88,7 +90,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       listed.sort((a, b) => a - b);
       other.sort();
       const paths = [...listed.map((i) => model.files[i] ?? ''), ...other];
-      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), findings: [...findings], problems: [...reads.problems] });
+      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     save() {
       if (kept.length === 0) return;
@@ -135,6 +137,8 @@ function isEntry(value: unknown): value is Entry {
     entry.listed.every((i) => Number.isInteger(i)) &&
     Array.isArray(entry.other) &&
     entry.other.every((path) => typeof path === 'string') &&
+    Array.isArray(entry.loaded) &&
+    entry.loaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
     Array.isArray(entry.findings) &&
     Array.isArray(entry.problems)
   );

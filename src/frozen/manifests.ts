@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EMPTY_FROZEN,
@@ -49,7 +48,7 @@ export function oldLocksManifest(model: RepoModel): LocksManifest {
 }
 
 function readIfExists(model: RepoModel, path: string): string | null {
-  return existsSync(join(model.root, path)) ? model.text(path) : null;
+  return model.optionalText(path);
 }
 
 /** The text a path (as it is named now) had at the merge base: the current text when the diff did not touch it. */

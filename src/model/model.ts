@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
@@ -102,7 +103,7 @@ type Kept = Recorded<FileProblem> | string;
 /** What to keep of a recording: nothing, the one file it read, or the recording itself. */
 function keep(reads: Recorded<FileProblem>): Kept | null {
   if (isEmpty(reads)) return null;
-  const only = reads.files.size === 1 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0 ? reads.files.values().next().value : undefined;
+  const only = reads.files.size === 1 && reads.loaded.size === 0 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0 ? reads.files.values().next().value : undefined;
   return only ?? reads;
 }
 
@@ -155,6 +156,8 @@ export class RepoModel {
   private readonly chargesProblems: boolean;
   /** Per kind of access and file: what the access read beyond the file itself, null when nothing. */
   private readonly accessReads = new Map<string, Map<string, Kept | null>>();
+  /** Scripts whose facts a reused verdict loaded (Reads.loaded). */
+  private readonly replayedLoaded = new Set<string>();
   /** Files the import resolver read (manifests, tsconfig files): what every resolution may depend on. */
   private readonly resolverInputs = new Set<string>();
   private testFileSetMemo: ReadonlySet<string> | null = null;
@@ -215,9 +218,22 @@ export class RepoModel {
     return { value, reads };
   }
 
-  /** Replays reads recorded earlier into the computation running now (a reused verdict's problems are this run's too). */
-  replayProblems(problems: Iterable<FileProblem>): void {
+  /** What a reused verdict's computation recorded and loaded: this run's problems and loaded scripts too. */
+  replayVerdict(problems: Iterable<FileProblem>, loaded: Iterable<string>): void {
     for (const problem of problems) this.addProblem(problem);
+    for (const file of loaded) this.replayedLoaded.add(file);
+  }
+
+  /**
+   * The text of a file that may be absent (a manifest tripwire looks for):
+   * null, and no problem, when there is none. The absence is read too: a
+   * verdict that found none is stale once one appears.
+   */
+  optionalText(file: string): string | null {
+    if (this.tracking) this.log.file(file);
+    if (existsSync(join(this.root, file))) return this.text(file);
+    if (!this.fileSet.has(file)) this.outsideReads.set(file, null);
+    return null;
   }
 
   /**
@@ -560,7 +576,10 @@ export class RepoModel {
 
   /** Facts of a script file; null for other files and for files that cannot be read. */
   facts(file: string): FileFacts | null {
-    return this.tracking ? this.access('facts', file, () => this.loadFacts(file)) : this.loadFacts(file);
+    if (!this.tracking) return this.loadFacts(file);
+    const facts = this.access('facts', file, () => this.loadFacts(file));
+    if (facts) this.log.loaded(file);
+    return facts;
   }
 
   private loadFacts(file: string): FileFacts | null {
@@ -815,7 +834,10 @@ export class RepoModel {
 
   /** Files whose facts this run has loaded, parsed or cached. */
   loadedFiles(): string[] {
-    return [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
+    const loaded = [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
+    // A reused verdict loaded its files' facts in the run that computed it: this run checks their comments as that run did.
+    if (this.replayedLoaded.size > 0) for (const file of this.replayedLoaded) if (!this.factsMemo.has(file) && this.facts(file)) loaded.push(file);
+    return loaded;
   }
 
   /** The blob id git recorded for an unchanged file, which spares reading it; null when the content must be read. */

@@ -8,6 +8,8 @@
  */
 export interface Reads<Problem> {
   files: Set<string>;
+  /** The scripts whose facts it loaded: what a run checks the suppression comments of. */
+  loaded: Set<string>;
   problems: Set<Problem>;
   resolved: boolean;
 }
@@ -22,7 +24,7 @@ export interface Recorded<Problem> extends Reads<Problem> {
 }
 
 function recording<Problem>(): Recorded<Problem> {
-  return { files: new Set(), problems: new Set(), resolved: false, parts: new Set() };
+  return { files: new Set(), loaded: new Set(), problems: new Set(), resolved: false, parts: new Set() };
 }
 
 /**
@@ -53,6 +55,10 @@ export class ReadLog<Problem> {
     this.top?.files.add(file);
   }
 
+  loaded(file: string): void {
+    this.top?.loaded.add(file);
+  }
+
   problem(problem: Problem): void {
     this.top?.problems.add(problem);
   }
@@ -69,12 +75,12 @@ export class ReadLog<Problem> {
 
 /** Whether a recording holds nothing: no file, problem, resolution or part. */
 export function isEmpty<Problem>(reads: Recorded<Problem>): boolean {
-  return reads.files.size === 0 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0;
+  return reads.files.size === 0 && reads.loaded.size === 0 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0;
 }
 
 /** Everything a recording read, its parts' reads included, each part counted once. */
 export function flatten<Problem>(reads: Recorded<Problem>): Reads<Problem> {
-  const out: Reads<Problem> = { files: new Set(), problems: new Set(), resolved: false };
+  const out: Reads<Problem> = { files: new Set(), loaded: new Set(), problems: new Set(), resolved: false };
   const seen = new Set<Recorded<Problem>>();
   const queue = [reads];
   for (let i = 0; i < queue.length; i++) {
@@ -82,6 +88,7 @@ export function flatten<Problem>(reads: Recorded<Problem>): Reads<Problem> {
     if (current === undefined || seen.has(current)) continue;
     seen.add(current);
     for (const file of current.files) out.files.add(file);
+    for (const file of current.loaded) out.loaded.add(file);
     for (const problem of current.problems) out.problems.add(problem);
     if (current.resolved) out.resolved = true;
     for (const part of current.parts) if (!seen.has(part)) queue.push(part);

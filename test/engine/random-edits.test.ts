@@ -37,6 +37,9 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Suppression comments an edit adds or removes: their validity is checked in every script whose facts a run loads. */
+const SUPPRESSIONS = ['// tripwire-disable-next-line no-paid-calls-in-free-tests', '// tripwire-disable-next-line no-paid-calls-in-free-tests -- the client is a fake', '// tripwire-disable-next-line no-such-rule -- a typo'];
+
 /** mulberry32: a small seeded generator, so that a sequence is the same on every machine. */
 function generator(seed: number): () => number {
   let state = seed >>> 0;
@@ -362,6 +365,8 @@ class Harness {
       ],
       // A syntax error comes or goes.
       [1, () => this.toggleLine(this.pick([...this.helpers(), ...this.tests(), ...profile.lines.map((entry) => entry.file)]), 'export const = ;')],
+      // A suppression comment comes or goes: with a reason, without one, naming no rule tripwire has.
+      [1, () => this.toggleLine(this.pick([...this.helpers(), ...this.tests()]), this.pick(SUPPRESSIONS))],
       // History: everything, or what is staged.
       [
         2,

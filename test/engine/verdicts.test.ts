@@ -181,4 +181,36 @@ describe('verdicts reused rule by rule', () => {
     expect(unmatched(after.findings)).toEqual(['unmatched-glob/unmatchedGlob tripwire.config.json:4:38']);
     expect(after.findings).toEqual(await fresh(dir));
   });
+
+  it('the suppression comments of the scripts a reused verdict loaded are checked as that run checked them', async () => {
+    const dir = demo();
+    const test = join(dir, 'test/findings.test.ts');
+    writeFileSync(test, `// tripwire-disable-next-line no-paid-calls-in-free-tests\n${readFileSync(test, 'utf8')}`);
+    git(dir, 'commit', '-qam', 'a suppression without a reason');
+    const cache = tempDir();
+    const invalid = 'no-paid-calls-in-free-tests/suppressionWithoutReason test/findings.test.ts:1:1';
+    expect(ids((await check(dir, cache)).findings)).toContain(invalid);
+
+    const again = await check(dir, cache);
+    expect(again.reused).toEqual(ALL_RULES);
+    expect(ids(again.findings)).toContain(invalid);
+    expect(again.findings).toEqual(await fresh(dir));
+  });
+
+  it('a manifest that appears where there was none makes the verdict that looked for it stale', async () => {
+    const dir = demo();
+    writeFileSync(join(dir, '.gitignore'), '.tripwire/locks.json\n');
+    const locks = readFileSync(join(dir, '.tripwire/locks.json'), 'utf8');
+    git(dir, 'rm', '-q', '.tripwire/locks.json');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'no locks');
+    const cache = tempDir();
+    const before = await check(dir, cache);
+    // The manifest comes back, ignored by git: the listing is the same, and a fixture it locks has other bytes.
+    writeFileSync(join(dir, '.tripwire/locks.json'), locks.replace(/sha256:[0-9a-f]{4}/, 'sha256:0000'));
+    const after = await check(dir, cache);
+    expect(after.reused).not.toContain('no-weakened-frozen-tests');
+    expect(after.findings).toEqual(await fresh(dir));
+    expect(after.findings).not.toEqual(before.findings);
+  });
 });
