@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
 
 // Verdicts a later run reuses, rule by rule. A rule's findings are a function
-// of the model's state (configuration, listing, diff: RepoModel.stateDigest),
+// of the model's state (configuration, listing, workspace: RepoModel.stateDigest),
 // the rule's options and the content of the files it read, which the model
 // records (model/reads.ts). A run stores each rule's findings with the files
 // it read and the problems those reads recorded; a later run in the same
@@ -17,13 +17,19 @@ import { toolFingerprint } from './fingerprint.js';
 // and evaluates only the rules that read a changed file. A new, deleted or
 // renamed file changes the listing, and with it every key.
 
-// 2: with the scripts each verdict loaded the facts of.
-const FORMAT = 2;
-/** Entries kept per rule: the states a user moves between (the work tree, the index, another branch). */
-const PER_RULE = 4;
+// 3: with the scripts each verdict loaded the facts of, and the state of each entry.
+const FORMAT = 3;
+/**
+ * States whose verdicts are kept, the most recently used first: the listings
+ * a user moves between (before and after adding a file, another branch) and,
+ * at a workspace root, one per package with its own configuration.
+ */
+const MAX_STATES = 16;
 
 interface Entry {
   key: string;
+  /** The state the key was made under (its first part). */
+  state: string;
   rule: string;
   /** The files read, as indexes into the listing (the key fixes it) or, outside it, as paths. */
   listed: number[];
@@ -90,7 +96,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       listed.sort((a, b) => a - b);
       other.sort();
       const paths = [...listed.map((i) => model.files[i] ?? ''), ...other];
-      kept.push({ key: keyOf(rule, options), rule, listed, other, digest: digestOf(paths), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
+      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(paths), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     save() {
       if (kept.length === 0) return;
@@ -98,11 +104,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const current = readEntries(file, context, secret);
       const keys = new Set(kept.map((entry) => entry.key));
       const entries = [...kept, ...current.filter((entry) => !keys.has(entry.key))];
-      const perRule = new Map<string, number>();
+      const states = new Set<string>();
       const bounded = entries.filter((entry) => {
-        const count = (perRule.get(entry.rule) ?? 0) + 1;
-        perRule.set(entry.rule, count);
-        return count <= PER_RULE;
+        if (states.size < MAX_STATES) states.add(entry.state);
+        return states.has(entry.state);
       });
       try {
         writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries: bounded })));
@@ -131,6 +136,7 @@ function isEntry(value: unknown): value is Entry {
   const entry = value as Partial<Entry>;
   return (
     typeof entry.key === 'string' &&
+    typeof entry.state === 'string' &&
     typeof entry.rule === 'string' &&
     typeof entry.digest === 'string' &&
     Array.isArray(entry.listed) &&

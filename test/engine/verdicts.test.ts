@@ -213,4 +213,36 @@ describe('verdicts reused rule by rule', () => {
     expect(after.findings).toEqual(await fresh(dir));
     expect(after.findings).not.toEqual(before.findings);
   });
+
+  it('keeps the verdicts of the 16 states used last, one package or listing each', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const probe = (model: RepoModel): RuleFinding[] => [{ messageId: 'probe', file: 'README.md', loc: FILE_START, message: model.text('README.md') ?? '' }];
+    const store = async (): Promise<void> => {
+      const { model } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+      const { value, reads } = model.recorded(() => probe(model));
+      const verdicts = openVerdicts(model, cache, null);
+      verdicts?.keep('probe', {}, value, reads);
+      verdicts?.save();
+    };
+    const reused = async (): Promise<boolean> => {
+      const { model } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+      return openVerdicts(model, cache, null)?.reuse('probe', {}) != null;
+    };
+    await store();
+    // Fifteen more states, each with one more file: the first is still kept.
+    for (let i = 1; i <= 15; i++) {
+      writeFileSync(join(dir, `notes-${i}.md`), `${i}\n`);
+      await store();
+    }
+    for (let i = 1; i <= 15; i++) rmSync(join(dir, `notes-${i}.md`));
+    expect(await reused()).toBe(true);
+    for (let i = 1; i <= 16; i++) {
+      writeFileSync(join(dir, `notes-${i}.md`), `${i}\n`);
+      await store();
+    }
+    for (let i = 1; i <= 16; i++) rmSync(join(dir, `notes-${i}.md`));
+    // Sixteen newer states evict it.
+    expect(await reused()).toBe(false);
+  });
 });
