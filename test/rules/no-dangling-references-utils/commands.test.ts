@@ -112,6 +112,8 @@ describe('commandMentions', () => {
         '```',
         '',
         'To ship, run kit-ship.sh or run `kit-g`, never run kitship.',
+        '',
+        'Then `bin/kit-j` and run  kit-k.sh.',
       ].join('\n'),
     });
     expect(commandMentions(m, 'README.md', accept).map((x) => `${x.token} ${x.loc.line}:${x.loc.column}-${x.loc.endLine}:${x.loc.endColumn}`)).toEqual([
@@ -125,6 +127,8 @@ describe('commandMentions', () => {
       'kit-f 10:1-10:6',
       'kit-ship.sh 13:14-13:25',
       'kit-g 13:34-13:39',
+      'kit-j 15:11-15:16',
+      'kit-k.sh 15:27-15:35',
     ]);
   });
 
@@ -132,19 +136,26 @@ describe('commandMentions', () => {
     const m = await model({
       'tripwire.config.json': '{}',
       'README.md': [
+        '---',
+        'description: run kit-m.sh first',
+        '---',
         '# kit',
         '',
         '```python',
-        'kit-a()',
+        'kit-a --x',
         '```',
         '',
+        'kit-z is documented elsewhere.',
+        '',
         '`"kit-b"` and `src/kit-c` and `kit-d/bin` and `other kit-e` and `npm`',
+        '',
+        '`1X=2 kit-q` and `x:bin/kit-h` and `bin/kit-i/sub` and `x./kit-k` and `./kit-l/x`',
         '',
         'We run tests, then run kit_ship, then run the kit-ship.',
       ].join('\n'),
     });
     expect(commandMentions(m, 'README.md', accept)).toEqual([]);
-    expect(commandMentions(m, 'README.md', (word) => word === 'kit_ship').map((x) => `${x.token} ${x.loc.line}:${x.loc.column}`)).toEqual(['kit_ship 9:24']);
+    expect(commandMentions(m, 'README.md', (word) => word === 'kit_ship').map((x) => `${x.token} ${x.loc.line}:${x.loc.column}`)).toEqual(['kit_ship 16:24']);
   });
 
   it('finds nothing in a file with no text runs', async () => {
@@ -187,11 +198,14 @@ describe('unknownCommands', () => {
   it('reports a command with the prefix that names no executable, once per file at its first place, with the count', async () => {
     const m = await model({
       ...KIT,
-      'README.md': '# kit\n\nRun `kit-deploy --prod`.\n\n```sh\nkit-build && kit-deploy\n```\n',
+      'README.md': '# kit\n\nRun `kit-deploy --prod`.\n\n```sh\nkit-build && kit-deploy\n```\n\nOr `kit-rollback`.\n',
+      'config/tasks.json': '{"scripts":{"kit-rollback":"kit-build"}}',
+      'packages/doc/package.json': '{"name":"doc"}',
       'docs/shipping.md': '# Release\n\nThen run kit-publish.\n',
     });
     expect(unknownCommands(m).map((f) => `${f.file}:${f.loc.line}:${f.loc.column}-${f.loc.endColumn} ${f.messageId} ${f.message}`)).toEqual([
       'README.md:3:6-16 unknownCommand runs kit-deploy, but no executable of this repository has that name (its own commands are the kit-* files in bin/ and package.json bin names): a command renamed or removed. Update the instruction. Named 2 times in this file; this is the first.',
+      'README.md:9:5-17 unknownCommand runs kit-rollback, but no executable of this repository has that name (its own commands are the kit-* files in bin/ and package.json bin names): a command renamed or removed. Update the instruction.',
       'docs/shipping.md:3:10-21 unknownCommand runs kit-publish, but no executable of this repository has that name (its own commands are the kit-* files in bin/ and package.json bin names): a command renamed or removed. Update the instruction.',
     ]);
   });
@@ -212,7 +226,7 @@ describe('unknownCommands', () => {
       'bin/kit-build': '#!/bin/sh\n',
       'bin/kit-lint': '#!/bin/sh\n',
       'bin/setup': '#!/bin/sh\n',
-      'README.md': '# kit\n\nRun `kit-deploy`.\n',
+      'README.md': '# kit\n\nRun `kit-deploy` or `null-deploy`.\n',
     });
     expect(unknownCommands(m)).toEqual([]);
   });
