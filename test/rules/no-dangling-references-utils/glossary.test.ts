@@ -32,7 +32,7 @@ describe('isDatedLog', () => {
   });
 
   it('is not a name with a date inside, a dated directory, or a short date', () => {
-    expect(['notes/x2026-11-03.md', '2026-11-03/notes.md', 'notes/2026-1-03.md', 'notes/retro.md'].filter(isDatedLog)).toEqual([]);
+    expect(['notes/x2026-11-03.md', '2026-11-03/notes.md', 'notes/2026-1-03.md', 'notes/2026-11-3.md', 'notes/retro.md'].filter(isDatedLog)).toEqual([]);
   });
 });
 
@@ -48,8 +48,11 @@ describe('definedTerms', () => {
       '- **Paid suite** — the tests that cost money.',
       '  * **Selector** – picks tests.',
       '+ **Oracle** - the expected answer.',
+      'Write ``` to open a block.',
+      '-   **Spaced item**: more room.',
+      '**Padded **: trimmed.',
     ].join('\n');
-    expect([...definedTerms(text)]).toEqual(['Touchfile', 'Gate tier', 'Deep term', 'Free suite', 'Paid suite', 'Selector', 'Oracle']);
+    expect([...definedTerms(text)]).toEqual(['Touchfile', 'Gate tier', 'Deep term', 'Free suite', 'Paid suite', 'Selector', 'Oracle', 'Spaced item', 'Padded']);
   });
 
   it('reads nothing in a code block, a level-7 heading, bold without a definition mark, or a term too short, too long or without a letter', () => {
@@ -71,6 +74,10 @@ describe('definedTerms', () => {
       `## ${'b'.repeat(60)}`,
       '## abc',
       '##NoSpace',
+      'See **Inline**: not a definition.',
+      '  ```',
+      '## Indented fence',
+      '  ```',
     ].join('\n');
     expect([...definedTerms(text)]).toEqual(['b'.repeat(60), 'abc']);
   });
@@ -101,13 +108,14 @@ function show(found: ReturnType<typeof removedTermMentions>): string[] {
 
 describe('removedTermMentions', () => {
   it('finds the uses, in documentation, of the terms a diff removed from a glossary, and not of the terms it kept', async () => {
-    const m = await diffModel(DOCS, (dir) => {
+    const m = await diffModel({ ...DOCS, 'docs/howto.md': '# How to\n\n## Touchfile\n' }, (dir) => {
       writeFileSync(join(dir, 'docs/glossary.md'), '# Glossary\n\n**Oracle**: the expected answer, never a Touchfile.\n');
     });
     expect(show(removedTermMentions(m))).toEqual([
       'docs/guide.md:3:6-15 Touchfile from docs/glossary.md',
       'docs/guide.md:5:34-43 Touchfile from docs/glossary.md',
       'docs/guide.md:5:3-12 Gate tier from docs/glossary.md',
+      'docs/howto.md:3:4-13 Touchfile from docs/glossary.md',
     ]);
   });
 
@@ -128,7 +136,7 @@ describe('removedTermMentions', () => {
     expect(show(removedTermMentions(renamed))).toEqual(['docs/guide.md:7:5-11 Oracle from docs/glossary.md']);
   });
 
-  it('finds nothing for a term another glossary defines now, a glossary renamed intact, a heading removed from a document that is no glossary, or without a diff', async () => {
+  it('finds nothing for a term another glossary defines now, a glossary renamed intact (also to a document that is no glossary), a heading removed from a document that is no glossary, or without a diff', async () => {
     const moved = await diffModel(DOCS, (dir) => {
       writeFileSync(join(dir, 'docs/glossary.md'), '# Glossary\n');
       writeFiles(dir, { 'docs/concepts.md': '# Concepts\n\n## Touchfile\n\n## Gate tier\n\n## Oracle\n' });
@@ -138,6 +146,10 @@ describe('removedTermMentions', () => {
       renameSync(join(dir, 'docs/glossary.md'), join(dir, 'docs/terms.md'));
     });
     expect(show(removedTermMentions(intact))).toEqual([]);
+    const intoDocument = await diffModel(DOCS, (dir) => {
+      renameSync(join(dir, 'docs/glossary.md'), join(dir, 'docs/reference.md'));
+    });
+    expect(show(removedTermMentions(intoDocument))).toEqual([]);
     const notGlossary = await diffModel({ ...DOCS, 'docs/howto.md': '# How to\n\n## Widget\n', 'docs/faq.md': '# FAQ\n\nWhat is a Widget?\n' }, (dir) => {
       writeFileSync(join(dir, 'docs/howto.md'), '# How to\n');
     });
