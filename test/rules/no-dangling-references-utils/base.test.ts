@@ -1,0 +1,190 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../../src/engine/index.js';
+import type { RepoModel } from '../../../src/model/model.js';
+import { baseFindings } from '../../../rules/no-dangling-references-utils/base.js';
+import { git, makeGitRepo, writeFiles } from '../../support/repo.js';
+
+/** `files` committed on main, then a feature branch where `change` runs and is committed; the model with --base main, and the words every message names the diff by. */
+async function diffModel(files: Record<string, string>, change: (dir: string) => void): Promise<{ model: RepoModel; since: string }> {
+  const dir = makeGitRepo(files);
+  const since = `the diff since ${git(dir, 'rev-parse', 'main').trim().slice(0, 12)}`;
+  git(dir, 'checkout', '-q', '-b', 'feature');
+  change(dir);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'change');
+  return { model: (await buildModel({ cwd: dir, cache: false, base: 'main' })).model, since };
+}
+
+function show(model: RepoModel): string[] {
+  return baseFindings(model).map((f) => `${f.messageId} ${f.file}:${f.loc.line}:${f.loc.column}-${f.loc.endColumn} ${f.message}${f.fix ? ` [fix ${f.fix.edits.map((edit) => edit.text).join()}]` : ''}`);
+}
+
+describe('baseFindings', () => {
+  it('finds nothing without a diff', async () => {
+    const model = (await buildModel({ cwd: makeGitRepo({ 'tripwire.config.json': '{}', 'docs/a.md': '# A\n\nSee src/gone.ts.\n' }), cache: false })).model;
+    expect(baseFindings(model)).toEqual([]);
+  });
+
+  it('reports a link, an import, a string and a code span that name a deleted or renamed file, and its file name in prose once per file; a string of the renamed path gets a fix', async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'src/old.ts': 'export const old = 1;\n',
+        'src/moved.ts': 'export function moved() {\n  return "a long enough body for rename detection";\n}\n',
+        'src/keep.ts': 'export const keep = 1;\n',
+        'src/use.ts': "import { old } from './old';\nimport { moved } from './moved.js';\nimport { keep } from './keep';\nexport const p = 'src/moved.ts';\nexport const q = 'src/old.ts';\nexport const r = 'src/keep.ts';\n",
+        'docs/guide.md': '# Guide\n\nSee [old](../src/old.ts) and `src/moved.ts`.\n\nThe old.ts file, old.ts again, and moved.ts.\n',
+        'CHANGELOG.md': '# Changes\n\nRemoved src/old.ts and old.ts.\n',
+      },
+      (dir) => {
+        rmSync(join(dir, 'src/old.ts'));
+        renameSync(join(dir, 'src/moved.ts'), join(dir, 'src/renamed.ts'));
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedFileReference docs/guide.md:3:11-24 names ../src/old.ts (src/old.ts), which ${since} deleted: update or remove the reference.`,
+      `removedFileReference docs/guide.md:3:31-43 names src/moved.ts, which ${since} renamed to src/renamed.ts: update the reference.`,
+      `removedFileReference src/use.ts:4:18-32 names src/moved.ts, which ${since} renamed to src/renamed.ts: update the reference. [fix 'src/renamed.ts']`,
+      `removedFileReference src/use.ts:5:18-30 names src/old.ts, which ${since} deleted: update or remove the reference.`,
+      `removedFileReference src/use.ts:1:1-29 names ./old (src/old.ts), which ${since} deleted: update or remove the reference.`,
+      `removedFileReference src/use.ts:2:1-36 names ./moved.js (src/moved.ts), which ${since} renamed to src/renamed.ts: update the reference.`,
+      `removedFileMention docs/guide.md:5:5-11 names old.ts (src/old.ts), which ${since} deleted: update or remove the reference. Named 2 times in this file; this is the first.`,
+      `removedFileMention docs/guide.md:5:36-44 names moved.ts (src/moved.ts), which ${since} renamed to src/renamed.ts: update the reference.`,
+    ]);
+  });
+
+  it('reports a file name only when no file of that name is left, and a deleted file that the tree still has is not gone', async () => {
+    const { model } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'src/a/util.ts': 'export const a = 1;\n',
+        'src/b/util.ts': 'export const b = 1;\n',
+        'docs/guide.md': '# Guide\n\nThe util.ts helpers.\n',
+      },
+      (dir) => {
+        rmSync(join(dir, 'src/a/util.ts'));
+      },
+    );
+    expect(show(model)).toEqual([]);
+  });
+
+  it('reports a deleted executable that docs still run, a bin name a package.json dropped, and not a test stub or a name that is still an executable', async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{"tests":{"include":["test/**/*.test.ts"]}}',
+        'bin/kit-build': '#!/bin/sh\n',
+        'bin/kit-old': '#!/bin/sh\n',
+        'bin/kit-moved': '#!/bin/sh\n',
+        'test/fixtures/bin/gh': '#!/bin/sh\n',
+        'test/run.test.ts': 'export {};\n',
+        'package.json': JSON.stringify({ name: 'kit', bin: { 'kit-pkg': 'x.js', 'kit-keep': 'y.js' } }),
+        'tools/package.json': JSON.stringify({ name: 't', bin: { 't-gone': 'z.js' } }),
+        'README.md': '# kit\n\nRun `kit-old`.\n\n```sh\nkit-pkg && kit-old\n```\n\n`gh pr view` and `t-gone` and `kit-keep` and `kit-moved`.\n',
+        'CHANGELOG.md': '# Changes\n\nRemoved `kit-old`.\n',
+      },
+      (dir) => {
+        rmSync(join(dir, 'bin/kit-old'));
+        rmSync(join(dir, 'bin/kit-moved'));
+        rmSync(join(dir, 'test/fixtures/bin/gh'));
+        rmSync(join(dir, 'tools/package.json'));
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kit', bin: { 'kit-keep': 'y.js', 'kit-moved': 'm.js' } }));
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedCommandMention README.md:3:6-13 runs kit-old, which ${since} deleted (bin/kit-old): the command no longer exists. Update or remove the instruction. Named 2 times in this file; this is the first.`,
+      `removedCommandMention README.md:6:1-8 runs kit-pkg, which ${since} deleted (the bin kit-pkg of package.json): the command no longer exists. Update or remove the instruction.`,
+      `removedCommandMention README.md:9:19-25 runs t-gone, which ${since} deleted (the bin t-gone of tools/package.json): the command no longer exists. Update or remove the instruction.`,
+    ]);
+  });
+
+  it("reports a subcommand a CLI no longer declares where docs run it, and a glossary term the diff removed where docs use it", async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'bin/kit': '#!/bin/sh\ncase "$1" in\n  build) : ;;\n  release) : ;;\nesac\n',
+        'src/cli.ts': "program.command('publish');\nprogram.command('check');\n",
+        'tools/new.sh': '#!/bin/sh\n',
+        'package.json': JSON.stringify({ name: 'kit', bin: { kitjs: 'src/cli.ts' } }),
+        'docs/glossary.md': '# Glossary\n\n## Touchfile\n\n## Oracle\n',
+        'docs/guide.md': '# Guide\n\nRun `kit release` or `kit build`, and `kitjs publish`.\n\nEach Touchfile, every Touchfile; the Oracle.\n',
+        'CHANGELOG.md': '# Changes\n\nThe Touchfile is gone; `kit release` too.\n',
+      },
+      (dir) => {
+        writeFileSync(join(dir, 'bin/kit'), '#!/bin/sh\ncase "$1" in\n  build) : ;;\nesac\n');
+        writeFileSync(join(dir, 'src/cli.ts'), "program.command('check');\n");
+        writeFileSync(join(dir, 'docs/glossary.md'), '# Glossary\n\n## Oracle\n');
+        writeFiles(dir, { 'tools/added.sh': '#!/bin/sh\ncase "$1" in\n  deploy) : ;;\nesac\n' });
+        rmSync(join(dir, 'tools/new.sh'));
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedSubcommandMention docs/guide.md:3:10-17 runs the subcommand release, which ${since} removed from bin/kit: the CLI rejects it now. Update or remove the instruction.`,
+      `removedSubcommandMention docs/guide.md:3:46-53 runs the subcommand publish, which ${since} removed from src/cli.ts: the CLI rejects it now. Update or remove the instruction.`,
+      `removedTermMention docs/guide.md:5:6-15 uses 'Touchfile', a term whose definition ${since} removed from docs/glossary.md, and no glossary defines it now: define it again, or use the term that replaced it. Named 2 times in this file; this is the first.`,
+    ]);
+  });
+
+  it('reports an import of an export the diff removed, and code in docs that names one nothing exports now', async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'src/lib.ts': 'export const keep = 1;\nexport const gone = 2;\nexport const moved = 3;\nexport default 4;\n',
+        'src/other.ts': 'export const x = 1;\n',
+        'src/use.ts': "import { keep, gone } from './lib';\nimport { x } from './other';\n",
+        'docs/api.md': '# API\n\nCall `gone()` or `moved()` or `keep()`; gone in prose.\n\n```ts\ngone(1);\n```\n',
+        'CHANGELOG.md': '# Changes\n\n`gone()` was removed.\n',
+      },
+      (dir) => {
+        writeFileSync(join(dir, 'src/lib.ts'), 'export const keep = 1;\n');
+        writeFileSync(join(dir, 'src/other.ts'), 'export const x = 1;\nexport const moved = 3;\n');
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedExportImport src/use.ts:1:1-36 imports gone from ./lib, which ${since} removed from src/lib.ts: update the import.`,
+      `removedExportMention docs/api.md:3:7-11 names gone, which ${since} removed from src/lib.ts; nothing exports it now. Update or remove the reference.`,
+      `removedExportMention docs/api.md:6:1-5 names gone, which ${since} removed from src/lib.ts; nothing exports it now. Update or remove the reference.`,
+    ]);
+  });
+
+  it('reports an env var whose last read the diff removed where text still names it, and not a write, a var still read, a key or an ambient var', async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'src/config.ts': "export const a = process.env.KIT_TOKEN;\nexport const b = process.env.KIT_KEEP;\nexport const c = process.env.OPENAI_API_KEY;\nexport const h = process.env.HOME;\nprocess.env.KIT_WRITTEN = 'x';\n",
+        'scripts/run.sh': '#!/bin/sh\necho "$KIT_SHELL"\n',
+        'docs/env.md': '# Env\n\nSet KIT_TOKEN, KIT_SHELL, KIT_KEEP, KIT_WRITTEN, OPENAI_API_KEY, HOME.\n\nKIT_TOKEN again.\n',
+        'CHANGELOG.md': '# Changes\n\nKIT_TOKEN is gone.\n',
+      },
+      (dir) => {
+        writeFileSync(join(dir, 'src/config.ts'), 'export const b = process.env.KIT_KEEP;\n');
+        writeFileSync(join(dir, 'scripts/run.sh'), '#!/bin/sh\necho hi\n');
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedEnvMention docs/env.md:3:16-25 names KIT_SHELL, which nothing reads any more: ${since} removed its last read (scripts/run.sh:2 at the base). Remove this leftover.`,
+      `removedEnvMention docs/env.md:3:5-14 names KIT_TOKEN, which nothing reads any more: ${since} removed its last read (src/config.ts:1 at the base). Remove this leftover. Named 2 times in this file; this is the first.`,
+    ]);
+  });
+
+  it("reports a flag the diff removed from a CLI's option list on that CLI's command line, and not one another CLI still declares or one of a deleted CLI", async () => {
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'scripts/notes.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\np.add_argument('--limit')\np.add_argument('-s')\n",
+        'scripts/other.sh': '#!/bin/sh\ncase "$1" in\n  --limit) : ;;\nesac\n',
+        'scripts/old.sh': '#!/bin/sh\ncase "$1" in\n  --purge) : ;;\nesac\n',
+        'docs/notes.md': '# Notes\n\nRun `python3 scripts/notes.py --since 2d --limit 3 -s`, or `scripts/old.sh --purge`.\n\nNever `gh --since`.\n',
+      },
+      (dir) => {
+        writeFileSync(join(dir, 'scripts/notes.py'), 'import argparse\np = argparse.ArgumentParser()\n');
+        rmSync(join(dir, 'scripts/old.sh'));
+      },
+    );
+    expect(show(model)).toEqual([
+      `removedFileReference docs/notes.md:3:61-75 names scripts/old.sh, which ${since} deleted: update or remove the reference.`,
+      `removedFlagMention docs/notes.md:3:31-38 names --since, which ${since} removed from the option list in scripts/notes.py: the CLI rejects it now. Update or remove the reference.`,
+    ]);
+  });
+});
