@@ -15,11 +15,16 @@ const PACKAGES = {
   'package.json': JSON.stringify({
     name: 'kit',
     bin: { kit: 'dist/cli.js', 'kit-lib': 'lib/cli.js', 'kit-src': 'src/cli.ts', 'kit-other': 'other/cli.js', 'kit-deep': 'dist/x/cli.js', 'kit-dist': 'dist', 'kit-num': 5 },
-    scripts: { dev: 'tsx src/cli.ts --watch', start: 'echo go && node dist/cli.js', lint: 'eslint .', other: 'node tools/other.js', num: 7 },
+    scripts: { 'dev.watch': 'tsx src/cli.ts --watch', start: 'echo go && node dist/cli.js', lint: 'eslint .', other: 'node tools/other.js', num: 7 },
   }),
   'packages/tool/package.json': JSON.stringify({ name: '@acme/tool', bin: './bin.js', scripts: { tool: 'node ./bin.js' } }),
   'packages/tool/bin.js': '',
-  'packages/nameless/package.json': JSON.stringify({ bin: 'src/cli.ts' }),
+  'packages/nameless/package.json': JSON.stringify({ bin: '../../src/cli.ts' }),
+  'packages/null/package.json': 'null',
+  'packages/nb/package.json': JSON.stringify({ name: 'nb', bin: null, scripts: null }),
+  'packages/odd/package.json': JSON.stringify({ name: 'odd@acme/x', bin: './x.js' }),
+  'packages/odd/x.js': '',
+  'config/tool.json': JSON.stringify({ bin: { fake: 'src/cli.ts' } }),
   'packages/list/package.json': '["not", "a", "package"]',
   'node_modules/dep/package.json': JSON.stringify({ name: 'dep', bin: { 'dep-cli': '../../src/cli.ts' } }),
   'vendor/broken/package.json': '{ "bin": ',
@@ -33,7 +38,10 @@ describe('cliIdentity', () => {
     const identity = cliIdentity(m, ['src/cli.ts']);
     expect(identity.scripts).toEqual(['src/cli.ts']);
     expect([...identity.bins]).toEqual(['kit', 'kit-lib', 'kit-src']);
-    expect([...identity.npmScripts]).toEqual(['dev', 'start']);
+    expect([...identity.npmScripts]).toEqual(['dev.watch', 'start']);
+    expect([...cliIdentity(m, ['src/x/cli.ts']).bins]).toEqual(['kit-deep']);
+    expect([...cliIdentity(m, ['cli.ts']).bins]).toEqual([]);
+    expect([...cliIdentity(m, ['src/cli.ts', 'scripts/none.py']).bins]).toEqual(['kit', 'kit-lib', 'kit-src']);
   });
 
   it("names a workspace package's CLI by its unscoped name, and a bin/ script by its file name", async () => {
@@ -41,6 +49,7 @@ describe('cliIdentity', () => {
     const tool = cliIdentity(m, ['packages/tool/bin.js']);
     expect([...tool.bins]).toEqual(['tool']);
     expect([...tool.npmScripts]).toEqual(['tool']);
+    expect([...cliIdentity(m, ['packages/odd/x.js']).bins]).toEqual(['odd@acme/x']);
     const scripts = cliIdentity(m, ['bin/kit-ship', 'tools/bin/kit-tag', 'src/cli.sh']);
     expect([...scripts.bins]).toEqual(['kit-ship', 'kit-tag']);
     expect([...scripts.npmScripts]).toEqual([]);
@@ -73,7 +82,7 @@ const DOCS = {
     '  --since 2d',
     'gh pr list --since 2d',
     'FOO=1 node dist/cli.js --since 1d',
-    'npm run dev -- --since 1d',
+    'npm run dev.watch -- --since 1d',
     'node --import tsx src/cli.ts --since 1d',
     'git log | kit --verbose --since 1d',
     'echo "$(kit --since 1d)"',
@@ -84,7 +93,7 @@ const DOCS = {
     '',
     '## Scripts',
     '',
-    'With npm run dev, pass --since.',
+    'With npm run dev.watch, pass --since.',
     '',
     '## Paths',
     '',
@@ -93,7 +102,36 @@ const DOCS = {
     '## Elsewhere',
     '',
     'See dist/other.ts; --since is not.',
+    '',
+    '## More usage',
+    '',
+    '```sh',
+    'spawn(["kit", "--since"])',
+    './node_modules/.bin/kit --since 1d',
+    'dev.watch --since 1d',
+    '1X=2 kit --since 1d',
+    'npx --yes kit --since 1d',
+    'node -r dotenv/config dist/cli.js --since 1d',
+    'node tools/other.js --since 1d',
+    '```',
+    '',
+    '## pnpm',
+    '',
+    '```sh',
+    'pnpm dev.watch \\',
+    '--since 1d',
+    '```',
+    '',
+    '## Late',
+    '',
+    'Late --since prose.',
+    '',
+    '### kit and --since',
   ].join('\n'),
+  'src/README.md': '# cli\n\n```sh\nnode cli.ts --since 1d\n```\n',
+  'scripts/tail.sh': '#!/bin/sh\necho --since\nkit \\',
+  'docs/pre.md': 'The kit tool: see below.\n\n# Flags\n\nUse --since.\n',
+  'docs/noh1.md': '## kit\n\n### Options\n\nThe --since flag.\n',
   'docs/notes.txt': 'The kit tool.\n--since sets the start.\n',
   'docs/other.txt': '--since sets the start.\n',
   'scripts/release.sh': '#!/bin/sh\nkit --since 1d\necho --since\n',
@@ -106,22 +144,30 @@ function show(mentions: readonly Mention[]): string[] {
 describe('cliFlagMentions', () => {
   it("keeps a flag on the CLI's command line, or in prose or alone in a section or file that names the CLI, and drops the rest", async () => {
     const m = await model(DOCS);
-    const identity = cliIdentity(m, ['src/cli.ts']);
+    const identity = cliIdentity(m, ['src/cli.ts', 'scripts/none.py']);
     const mentions = findMentions(m, ['--since'], () => false);
     expect(show(cliFlagMentions(m, [...mentions, { token: '--since', file: 'gone.md', loc: { line: 1, column: 1, endLine: 1, endColumn: 8 } }], () => identity))).toEqual([
       'README.md:5:6',
       'README.md:9:5',
       'README.md:21:3',
       'README.md:23:24',
-      'README.md:24:16',
+      'README.md:24:22',
       'README.md:25:30',
       'README.md:26:25',
       'README.md:27:13',
       'README.md:31:10',
-      'README.md:35:24',
+      'README.md:35:30',
       'README.md:39:17',
+      'README.md:48:16',
+      'README.md:49:25',
+      'README.md:52:15',
+      'README.md:53:35',
+      'README.md:61:1',
+      'README.md:68:13',
+      'docs/noh1.md:5:5',
       'docs/notes.txt:2:1',
       'scripts/release.sh:2:5',
+      'src/README.md:4:13',
       'src/cli.ts:1:28',
     ]);
   });
@@ -147,8 +193,17 @@ describe('cliSubcommandMentions', () => {
         '```',
         '',
         '`release`',
+        '',
+        'kit release is how you ship.',
+        '',
+        '```sh',
+        'kit \\',
+        '  release',
+        'kit FOO=1 release',
+        'kit x.y=1 release',
+        '```',
       ].join('\n'),
-      'scripts/ship.sh': '#!/bin/sh\nkit release\nother release\n  \\\n  kit \\\n  release\n',
+      'scripts/ship.sh': '#!/bin/sh\nkit release\nother release\n  \\\n  kit \\\n  release\nkit --opt=a\\b\n  release\nkit \\  \n  release\nkit --opt=a\\b \\\n  release\nkit \\\n  --verbose \\\n  release\n',
     });
     const identity = cliIdentity(m, ['src/cli.ts']);
     const mentions = findMentions(m, ['release'], () => false);
@@ -156,8 +211,13 @@ describe('cliSubcommandMentions', () => {
       'docs/sub.md:3:10',
       'docs/sub.md:8:15',
       'docs/sub.md:11:15',
+      'docs/sub.md:21:3',
+      'docs/sub.md:22:11',
       'scripts/ship.sh:2:5',
       'scripts/ship.sh:6:3',
+      'scripts/ship.sh:10:3',
+      'scripts/ship.sh:12:3',
+      'scripts/ship.sh:15:3',
     ]);
   });
 });
