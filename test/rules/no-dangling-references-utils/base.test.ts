@@ -35,10 +35,11 @@ describe('baseFindings', () => {
         'src/moved.ts': 'export function moved() {\n  return "a long enough body for rename detection";\n}\n',
         'src/keep.ts': 'export const keep = 1;\n',
         'src/use.ts': "import { old } from './old';\nimport { moved } from './moved.js';\nimport { keep } from './keep';\nexport const p = 'src/moved.ts';\nexport const q = 'src/old.ts';\nexport const r = 'src/keep.ts';\n",
-        'docs/guide.md': '# Guide\n\nSee [old](../src/old.ts) and `src/moved.ts`.\n\nThe old.ts file, old.ts again, and moved.ts.\n',
+        'docs/guide.md': '# Guide\n\nSee [old](../src/old.ts) and `src/moved.ts`.\n\nThe old.ts file, old.ts again, and moved.ts.\n\n`src/old` and `src/keep.ts`.\n\n```md illustrative\nsee src/old.ts\n```\n',
         'CHANGELOG.md': '# Changes\n\nRemoved src/old.ts and old.ts.\n',
       },
       (dir) => {
+        writeFileSync(join(dir, 'src/keep.ts'), 'export const keep = 2;\n');
         rmSync(join(dir, 'src/old.ts'));
         renameSync(join(dir, 'src/moved.ts'), join(dir, 'src/renamed.ts'));
       },
@@ -50,7 +51,7 @@ describe('baseFindings', () => {
       `removedFileReference src/use.ts:5:18-30 names src/old.ts, which ${since} deleted: update or remove the reference.`,
       `removedFileReference src/use.ts:1:1-29 names ./old (src/old.ts), which ${since} deleted: update or remove the reference.`,
       `removedFileReference src/use.ts:2:1-36 names ./moved.js (src/moved.ts), which ${since} renamed to src/renamed.ts: update the reference.`,
-      `removedFileMention docs/guide.md:5:5-11 names old.ts (src/old.ts), which ${since} deleted: update or remove the reference. Named 2 times in this file; this is the first.`,
+      `removedFileMention docs/guide.md:5:5-11 names old.ts (src/old.ts), which ${since} deleted: update or remove the reference. Named 3 times in this file; this is the first.`,
       `removedFileMention docs/guide.md:5:36-44 names moved.ts (src/moved.ts), which ${since} renamed to src/renamed.ts: update the reference.`,
     ]);
   });
@@ -75,13 +76,13 @@ describe('baseFindings', () => {
       {
         'tripwire.config.json': '{"tests":{"include":["test/**/*.test.ts"]}}',
         'bin/kit-build': '#!/bin/sh\n',
-        'bin/kit-old': '#!/bin/sh\n',
+        'bin/kit-old': '#!/bin/sh\ncase "$1" in\n  deploy) : ;;\nesac\n',
         'bin/kit-moved': '#!/bin/sh\n',
         'test/fixtures/bin/gh': '#!/bin/sh\n',
         'test/run.test.ts': 'export {};\n',
         'package.json': JSON.stringify({ name: 'kit', bin: { 'kit-pkg': 'x.js', 'kit-keep': 'y.js' } }),
         'tools/package.json': JSON.stringify({ name: 't', bin: { 't-gone': 'z.js' } }),
-        'README.md': '# kit\n\nRun `kit-old`.\n\n```sh\nkit-pkg && kit-old\n```\n\n`gh pr view` and `t-gone` and `kit-keep` and `kit-moved`.\n',
+        'README.md': '# kit\n\nRun `kit-old deploy`.\n\n```sh\nkit-pkg && kit-old\n```\n\n`gh pr view` and `t-gone` and `kit-keep` and `kit-moved`.\n',
         'CHANGELOG.md': '# Changes\n\nRemoved `kit-old`.\n',
       },
       (dir) => {
@@ -114,7 +115,7 @@ describe('baseFindings', () => {
       (dir) => {
         writeFileSync(join(dir, 'bin/kit'), '#!/bin/sh\ncase "$1" in\n  build) : ;;\nesac\n');
         writeFileSync(join(dir, 'src/cli.ts'), "program.command('check');\n");
-        writeFileSync(join(dir, 'docs/glossary.md'), '# Glossary\n\n## Oracle\n');
+        writeFileSync(join(dir, 'docs/glossary.md'), '# Glossary\n');
         writeFiles(dir, { 'tools/added.sh': '#!/bin/sh\ncase "$1" in\n  deploy) : ;;\nesac\n' });
         rmSync(join(dir, 'tools/new.sh'));
       },
@@ -123,6 +124,7 @@ describe('baseFindings', () => {
       `removedSubcommandMention docs/guide.md:3:10-17 runs the subcommand release, which ${since} removed from bin/kit: the CLI rejects it now. Update or remove the instruction.`,
       `removedSubcommandMention docs/guide.md:3:46-53 runs the subcommand publish, which ${since} removed from src/cli.ts: the CLI rejects it now. Update or remove the instruction.`,
       `removedTermMention docs/guide.md:5:6-15 uses 'Touchfile', a term whose definition ${since} removed from docs/glossary.md, and no glossary defines it now: define it again, or use the term that replaced it. Named 2 times in this file; this is the first.`,
+      `removedTermMention docs/guide.md:5:38-44 uses 'Oracle', a term whose definition ${since} removed from docs/glossary.md, and no glossary defines it now: define it again, or use the term that replaced it.`,
     ]);
   });
 
@@ -130,10 +132,11 @@ describe('baseFindings', () => {
     const { model, since } = await diffModel(
       {
         'tripwire.config.json': '{}',
-        'src/lib.ts': 'export const keep = 1;\nexport const gone = 2;\nexport const moved = 3;\nexport default 4;\n',
+        'src/lib.ts': "export const keep = 1;\nexport const gone = 2;\nexport const moved = 3;\nexport default 4;\nexport { helper } from './helper';\n",
+        'src/helper.ts': 'export const helper = 1;\n',
         'src/other.ts': 'export const x = 1;\n',
-        'src/use.ts': "import { keep, gone } from './lib';\nimport { x } from './other';\n",
-        'docs/api.md': '# API\n\nCall `gone()` or `moved()` or `keep()`; gone in prose.\n\n```ts\ngone(1);\n```\n',
+        'src/use.ts': "import { keep, gone } from './lib';\nimport { x } from './other';\nimport { helper } from './lib';\nimport lib from './lib';\n",
+        'docs/api.md': '# API\n\nCall `gone()` or `moved()` or `keep()` or `helper()`; gone in prose.\n\n```ts\ngone(1);\nexport default config;\n```\n',
         'CHANGELOG.md': '# Changes\n\n`gone()` was removed.\n',
       },
       (dir) => {
@@ -143,6 +146,7 @@ describe('baseFindings', () => {
     );
     expect(show(model)).toEqual([
       `removedExportImport src/use.ts:1:1-36 imports gone from ./lib, which ${since} removed from src/lib.ts: update the import.`,
+      `removedExportImport src/use.ts:3:1-32 imports helper from ./lib, which ${since} removed from src/lib.ts: update the import.`,
       `removedExportMention docs/api.md:3:7-11 names gone, which ${since} removed from src/lib.ts; nothing exports it now. Update or remove the reference.`,
       `removedExportMention docs/api.md:6:1-5 names gone, which ${since} removed from src/lib.ts; nothing exports it now. Update or remove the reference.`,
     ]);
@@ -153,8 +157,8 @@ describe('baseFindings', () => {
       {
         'tripwire.config.json': '{}',
         'src/config.ts': "export const a = process.env.KIT_TOKEN;\nexport const b = process.env.KIT_KEEP;\nexport const c = process.env.OPENAI_API_KEY;\nexport const h = process.env.HOME;\nprocess.env.KIT_WRITTEN = 'x';\n",
-        'scripts/run.sh': '#!/bin/sh\necho "$KIT_SHELL"\n',
-        'docs/env.md': '# Env\n\nSet KIT_TOKEN, KIT_SHELL, KIT_KEEP, KIT_WRITTEN, OPENAI_API_KEY, HOME.\n\nKIT_TOKEN again.\n',
+        'scripts/run.sh': '#!/bin/sh\necho "$KIT_SHELL"\necho "$KIT_TOKEN"\nKIT_SET=1 other\n',
+        'docs/env.md': '# Env\n\nSet KIT_TOKEN, KIT_SHELL, KIT_KEEP, KIT_WRITTEN, OPENAI_API_KEY, HOME.\n\nKIT_TOKEN again, and KIT_SET.\n',
         'CHANGELOG.md': '# Changes\n\nKIT_TOKEN is gone.\n',
       },
       (dir) => {
@@ -164,7 +168,7 @@ describe('baseFindings', () => {
     );
     expect(show(model)).toEqual([
       `removedEnvMention docs/env.md:3:16-25 names KIT_SHELL, which nothing reads any more: ${since} removed its last read (scripts/run.sh:2 at the base). Remove this leftover.`,
-      `removedEnvMention docs/env.md:3:5-14 names KIT_TOKEN, which nothing reads any more: ${since} removed its last read (src/config.ts:1 at the base). Remove this leftover. Named 2 times in this file; this is the first.`,
+      `removedEnvMention docs/env.md:3:5-14 names KIT_TOKEN, which nothing reads any more: ${since} removed its last read (scripts/run.sh:3 at the base). Remove this leftover. Named 2 times in this file; this is the first.`,
     ]);
   });
 
@@ -172,10 +176,10 @@ describe('baseFindings', () => {
     const { model, since } = await diffModel(
       {
         'tripwire.config.json': '{}',
-        'scripts/notes.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\np.add_argument('--limit')\np.add_argument('-s')\n",
+        'scripts/notes.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\np.add_argument('--limit')\np.add_argument('-s')\np.add_argument('--format')\n",
         'scripts/other.sh': '#!/bin/sh\ncase "$1" in\n  --limit) : ;;\nesac\n',
         'scripts/old.sh': '#!/bin/sh\ncase "$1" in\n  --purge) : ;;\nesac\n',
-        'docs/notes.md': '# Notes\n\nRun `python3 scripts/notes.py --since 2d --limit 3 -s`, or `scripts/old.sh --purge`.\n\nNever `gh --since`.\n',
+        'docs/notes.md': '# Notes\n\nRun `python3 scripts/notes.py --since 2d --limit 3 -s`, or `scripts/old.sh --purge`.\n\nNever `gh --since`.\n\n`python3 scripts/notes.py --format md`\n',
       },
       (dir) => {
         writeFileSync(join(dir, 'scripts/notes.py'), 'import argparse\np = argparse.ArgumentParser()\n');
@@ -185,6 +189,7 @@ describe('baseFindings', () => {
     expect(show(model)).toEqual([
       `removedFileReference docs/notes.md:3:61-75 names scripts/old.sh, which ${since} deleted: update or remove the reference.`,
       `removedFlagMention docs/notes.md:3:31-38 names --since, which ${since} removed from the option list in scripts/notes.py: the CLI rejects it now. Update or remove the reference.`,
+      `removedFlagMention docs/notes.md:7:27-35 names --format, which ${since} removed from the option list in scripts/notes.py: the CLI rejects it now. Update or remove the reference.`,
     ]);
   });
 });
