@@ -56,16 +56,20 @@ describe('baseFindings', () => {
     ]);
   });
 
-  it('reports a file name only when no file of that name is left, and a deleted file that the tree still has is not gone', async () => {
+  it('reports a file name only when no file of that name is left, a deleted file that the tree still has is not gone, and an import that still resolves (to a directory\'s index) names nothing gone', async () => {
     const { model } = await diffModel(
       {
         'tripwire.config.json': '{}',
         'src/a/util.ts': 'export const a = 1;\n',
         'src/b/util.ts': 'export const b = 1;\n',
+        'src/lib.ts': 'export const lib = 1;\n',
+        'src/use.ts': "import { lib } from './lib';\n",
         'docs/guide.md': '# Guide\n\nThe util.ts helpers.\n',
       },
       (dir) => {
         rmSync(join(dir, 'src/a/util.ts'));
+        rmSync(join(dir, 'src/lib.ts'));
+        writeFiles(dir, { 'src/lib/index.ts': 'export const lib = 2;\nexport const more = 3;\n' });
       },
     );
     expect(show(model)).toEqual([]);
@@ -155,7 +159,7 @@ describe('baseFindings', () => {
   it('reports an env var whose last read the diff removed where text still names it, and not a write, a var still read, a key or an ambient var', async () => {
     const { model, since } = await diffModel(
       {
-        'tripwire.config.json': '{}',
+        'tripwire.config.json': '// KIT_TOKEN was read by src/config.ts\n{}',
         'src/config.ts': "export const a = process.env.KIT_TOKEN;\nexport const b = process.env.KIT_KEEP;\nexport const c = process.env.OPENAI_API_KEY;\nexport const h = process.env.HOME;\nprocess.env.KIT_WRITTEN = 'x';\n",
         'scripts/run.sh': '#!/bin/sh\necho "$KIT_SHELL"\necho "$KIT_TOKEN"\nKIT_SET=1 other\n',
         'docs/env.md': '# Env\n\nSet KIT_TOKEN, KIT_SHELL, KIT_KEEP, KIT_WRITTEN, OPENAI_API_KEY, HOME.\n\nKIT_TOKEN again, and KIT_SET.\n',
@@ -179,6 +183,7 @@ describe('baseFindings', () => {
         'scripts/notes.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\np.add_argument('--limit')\np.add_argument('-s')\np.add_argument('--format')\n",
         'scripts/other.sh': '#!/bin/sh\ncase "$1" in\n  --limit) : ;;\nesac\n',
         'scripts/old.sh': '#!/bin/sh\ncase "$1" in\n  --purge) : ;;\nesac\n',
+        'CHANGELOG.md': '# Changes\n\n`python3 scripts/notes.py --since` is gone.\n',
         'docs/notes.md': '# Notes\n\nRun `python3 scripts/notes.py --since 2d --limit 3 -s`, or `scripts/old.sh --purge`.\n\nNever `gh --since`.\n\n`python3 scripts/notes.py --format md`\n',
       },
       (dir) => {

@@ -55,6 +55,9 @@ describe('lexicalSubcommands', () => {
       'case $1 in',
       '  (lint) : ;;',
       '  "ship" | \'tag\') : ;;',
+      '  close) echo case closed ;;',
+      '  end) echo esac ;;',
+      '  more) : ;;',
       'esac',
       'other) : ;;',
       'case "$1" in',
@@ -66,6 +69,6 @@ describe('lexicalSubcommands', () => {
       '  fix) : ;;',
       'esac',
     ].join('\n');
-    expect([...lexicalSubcommands('bin/kit', shell, false)]).toEqual(['build', 'lint', 'ship', 'tag', 'check', 'fix']);
+    expect([...lexicalSubcommands('bin/kit', shell, false)]).toEqual(['build', 'lint', 'ship', 'tag', 'close', 'end', 'more', 'check', 'fix']);
   });
 });

@@ -10,7 +10,7 @@ describe('isHistoryFile', () => {
   });
 
   it('is not a name that only starts or ends like one', () => {
-    expect(['CHANGELOGS.md', 'my-changelog.md', 'newsletter.md', 'docs/releasing.md', 'changelog/index.md'].filter(isHistoryFile)).toEqual([]);
+    expect(['CHANGELOGS.md', 'my-changelog.md', 'newsletter.md', 'docs/releasing.md', 'changelog/index.md', 'RELEASEXNOTES.md'].filter(isHistoryFile)).toEqual([]);
   });
 });
 
@@ -30,11 +30,12 @@ describe('scannableFiles', () => {
         'dist/app.min.js': '',
         'my-package-lock.json': '{}',
         'yarn.lock.md': '# not a lockfile\n',
+        'my-pnpm-lock.yaml': 'a: 1\n',
         'logo.png': 'png',
       }),
       cache: false,
     });
-    expect(scannableFiles(model).sort()).toEqual(['.env', 'Makefile', 'README.md', 'my-package-lock.json', 'tripwire.config.json', 'yarn.lock.md']);
+    expect(scannableFiles(model).sort()).toEqual(['.env', 'Makefile', 'README.md', 'my-package-lock.json', 'my-pnpm-lock.yaml', 'tripwire.config.json', 'yarn.lock.md']);
   });
 });
 
