@@ -64,6 +64,12 @@ describe('findMentions', () => {
     expect(show([], () => false)).toEqual([]);
   });
 
+  it("keys each file's cached scan by the token list: with the cache on, another list still finds its own tokens", async () => {
+    const { model } = await buildModel({ cwd: makeGitRepo({ 'tripwire.config.json': '{}', 'docs/c.md': '# C\n\nNothing.\n' }), cache: true });
+    expect(findMentions(model, ['KIT_TOKEN'], () => false)).toEqual([]);
+    expect(findMentions(model, ['Nothing'], () => false).map((m) => `${m.token} ${m.file}:${m.loc.line}:${m.loc.column}`)).toEqual(['Nothing docs/c.md:3:1']);
+  });
+
   it('scans every line when there are many tokens, and finds nothing in a file that is not text', async () => {
     const tokens = Array.from({ length: 17 }, (_, index) => `TOKEN_${index}`);
     const { model } = await buildModel({
