@@ -132,6 +132,37 @@ describe('baseFindings', () => {
     ]);
   });
 
+  it('reads a renamed CLI and a renamed module under their new paths, and names every file a removed flag was declared in', async () => {
+    const body = '# a long enough body for git to pair the old and the new file as a rename\n# and a second line of it\n';
+    const { model, since } = await diffModel(
+      {
+        'tripwire.config.json': '{}',
+        'bin/tool': `#!/bin/sh\n${body}case "$1" in\n  build) : ;;\n  publish) : ;;\nesac\n`,
+        'src/api.ts': 'export function keepMe() {\n  return "a long enough body for git to pair the old and the new file as a rename";\n}\nexport const dropped = 1;\n',
+        'scripts/a.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\n",
+        'scripts/b.py': "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\n",
+        'docs/tools.md': '# Tools\n\nRun `tool2 publish` and `python3 scripts/a.py --since 2d`.\n',
+      },
+      (dir) => {
+        rmSync(join(dir, 'bin/tool'));
+        rmSync(join(dir, 'src/api.ts'));
+        writeFiles(dir, {
+          'bin/tool2': `#!/bin/sh\n${body}case "$1" in\n  build) : ;;\nesac\n`,
+          'src/api2.ts': 'export function keepMe() {\n  return "a long enough body for git to pair the old and the new file as a rename";\n}\n',
+          'src/use.ts': "import { dropped } from './api2';\n",
+          'scripts/a.py': 'import argparse\np = argparse.ArgumentParser()\n',
+          'scripts/b.py': 'import argparse\np = argparse.ArgumentParser()\n',
+        });
+      },
+    );
+    expect(model.diff?.changes.filter((change) => change.status === 'renamed').map((change) => `${change.oldPath} ${change.path}`)).toEqual(['bin/tool bin/tool2', 'src/api.ts src/api2.ts']);
+    expect(show(model)).toEqual([
+      `removedSubcommandMention docs/tools.md:3:12-19 runs the subcommand publish, which ${since} removed from bin/tool2: the CLI rejects it now. Update or remove the instruction.`,
+      `removedExportImport src/use.ts:1:1-34 imports dropped from ./api2, which ${since} removed from src/api2.ts: update the import.`,
+      `removedFlagMention docs/tools.md:3:47-54 names --since, which ${since} removed from the option list in scripts/a.py, scripts/b.py: the CLI rejects it now. Update or remove the reference.`,
+    ]);
+  });
+
   it('reports an import of an export the diff removed, and code in docs that names one nothing exports now', async () => {
     const { model, since } = await diffModel(
       {
