@@ -3,7 +3,8 @@ import eslintPlugin from 'eslint-plugin-eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'fixtures/**', 'node_modules/**', 'bench/out/**'] },
+  // .stryker-tmp/ holds Stryker's sandbox copies of the whole tree while a mutation run is going.
+  { ignores: ['dist/**', 'fixtures/**', 'node_modules/**', 'bench/out/**', '.stryker-tmp/**'] },
   tseslint.configs.strict,
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
