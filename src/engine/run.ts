@@ -17,11 +17,13 @@ import { applyBaselineStep } from './baseline-step.js';
 import { prefetchFacts } from './prefetch.js';
 import { cacheDirectory } from '../facts/cache.js';
 import { openVerdicts } from './verdicts.js';
+import { cacheSecret } from '../util/cache-secret.js';
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const watch = stopwatch();
-  const { model, root, configPath, cache, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false });
+  // Reads are recorded only where a verdict can be stored: the cache on and usable, and a cache key that outlives the run.
+  const { model, root, configPath, cache, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false && cacheSecret().persistent });
   watch.lap('configuration and file listing');
   // Beside packages that have their own configuration, a root that has none may have nothing left to check.
   if (options.claimed === undefined || options.claimed.length === 0) assertSomethingToCheck(model, configPath);
@@ -35,7 +37,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.
-  const verdicts = options.cache === false || cacheRefused !== null ? null : openVerdicts(model, cacheDirectory(root, options.cacheLocation), configPath === null ? null : fileBlobId(configPath));
+  const verdicts = model.tracksReads ? openVerdicts(model, cacheDirectory(root, options.cacheLocation), configPath === null ? null : fileBlobId(configPath)) : null;
   const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
   const factsMs = model.stats.factsMs - factsBefore;
   const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);

@@ -68,6 +68,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (!ids.has(path)) ids.set(path, model.contentId(path));
     return ids.get(path) ?? null;
   };
+  const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
   const stored = readEntries(file, context, secret);
@@ -78,8 +79,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const key = keyOf(rule, options);
       const entry = stored.find((candidate) => candidate.key === key);
       if (!entry) return null;
-      const paths = [...entry.listed.map((i) => model.files[i] ?? ''), ...entry.other];
-      if (digestOf(paths) !== entry.digest) return null;
+      if (digestOf(pathsOf(entry.listed, entry.other)) !== entry.digest) return null;
       model.replayVerdict(entry.problems, entry.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
       kept.push(entry);
@@ -95,8 +95,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       }
       listed.sort((a, b) => a - b);
       other.sort();
-      const paths = [...listed.map((i) => model.files[i] ?? ''), ...other];
-      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(paths), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
+      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     save() {
       if (kept.length === 0) return;

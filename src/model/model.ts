@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { compareText } from '../util/compare.js';
 import { join, posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FactCache } from '../facts/cache.js';
@@ -211,6 +212,11 @@ export class RepoModel {
    * resolved an import); with trackReads off, the reads are empty. A
    * resolving computation depends on every file the resolver has read.
    */
+  /** Whether this model records what computations read (ModelOptions.trackReads): what a stored verdict needs. */
+  get tracksReads(): boolean {
+    return this.tracking;
+  }
+
   recorded<T>(compute: () => T): { value: T; reads: Reads<FileProblem> } {
     const { value, reads: recorded } = this.log.record(compute);
     const reads = flatten(recorded);
@@ -238,10 +244,10 @@ export class RepoModel {
 
   /**
    * Everything a rule's findings depend on besides the content of the files
-   * it reads: the root, the configuration, the listing (what an import
-   * resolves to and a glob matches), the submodules, the workspace beyond the
-   * listing, and the diff with the text at its base. Two runs with the same
-   * digest differ only in file content.
+   * it reads (and the diff, when it asks for it: DIFF): the root, the
+   * configuration, the listing (what an import resolves to and a glob
+   * matches), the submodules and the workspace beyond the listing. Two runs
+   * with the same digest differ only in what files and the diff hold.
    */
   stateDigest(): string {
     const hash = createHash('sha1');
@@ -270,8 +276,8 @@ export class RepoModel {
     const diff = this.diffInput;
     if (!diff) return 'no diff';
     const hash = createHash('sha1').update(`${diff.base}\0${JSON.stringify(diff.changes)}`);
-    for (const [path, text] of [...this.oldTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`\0${path} ${blobId(text)}`);
-    for (const [path, size] of [...this.oldOversized].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`\0${path} oversized ${size}`);
+    for (const [path, text] of [...this.oldTexts].sort(([a], [b]) => compareText(a, b))) hash.update(`\0${path} ${blobId(text)}`);
+    for (const [path, size] of [...this.oldOversized].sort(([a], [b]) => compareText(a, b))) hash.update(`\0${path} oversized ${size}`);
     return hash.digest('hex');
   }
 
