@@ -4,7 +4,7 @@ import type { FileFacts, ImportFact, Site } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { packageName } from '../src/model/resolve.js';
 import { isScriptFile } from '../src/util/file-kinds.js';
-import { SymbolGraph, type ChainStep } from '../src/analysis/symbols.js';
+import { SymbolGraph, type ChainStep, type Unresolved } from '../src/analysis/symbols.js';
 import { createRule, type MessageKind, type RuleFinding } from '../src/rule.js';
 import { isBuildOutput, plantedBy, testSupport, type IsTestSupport } from './no-paid-calls-in-free-tests-utils/planted.js';
 import { paidSignatures, type PaidSignatures, type Planted } from './no-paid-calls-in-free-tests-utils/signatures.js';
@@ -40,53 +40,67 @@ export default createRule({
     messages,
   },
   options: z.strictObject({}),
-  check(model) {
+  check(model, _options, units) {
     const signatures = paidSignatures(model.config);
     const isTestSupport = testSupport(model);
     const wrapped = wrappedSdks(model, isTestSupport);
     const graphs = new Map<string, Graphs>();
-    const findings: RuleFinding<MessageIds>[] = [];
-    const pending: Pending[] = [];
-
-    for (const file of freeTestFiles(model)) {
-      const facts = model.facts(file);
-      if (!facts) continue;
-      const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));
-      const planted = plantedBy(model, isTestSupport, file);
-      const pair = graphsFor(graphs, model, signatures, isTestSupport, planted, mocked);
-
-      for (const unit of facts.units) {
-        for (const site of unit.sites) {
-          const label = signatures.site(site, planted);
-          if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.`, chain: [{ label: file, file, line: site.loc.line }, { label, file, line: site.loc.line }] });
-        }
-      }
-
-      for (const fact of facts.imports) {
-        if (fact.typeOnly || mocked.has(resolvedKey(model, file, fact.specifier))) continue;
-        const target = model.resolve(file, fact.specifier);
-        if (target.kind === 'package') {
-          if (!isClientImport(signatures, target.name, fact.specifier)) continue;
-          if (wrapped(file, target.name) && !callsClient(model.text(file) ?? '', fact.bindings.map((binding) => binding.local))) {
-            findings.push({ messageId: 'wrappedSdkImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.` });
-          } else {
-            findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.`, chain: [{ label: file, file, line: fact.loc.line }, { label: target.name, file }] });
-          }
-          continue;
-        }
-        const used = fact.bindings.filter((binding) => !binding.typeOnly).flatMap((binding) => (binding.imported === '*' && binding.local !== '' ? namespaceMembers(facts, binding.local) : [binding.imported]));
-        const names = fact.kind === 'side-effect' ? ['<init>'] : used.length > 0 ? used : ['*'];
-        for (const name of names) {
-          const start = pair.strict.importTarget(file, fact.specifier, name);
-          if (start !== null) pending.push({ file, fact, name, start, pair });
-        }
-      }
-    }
-
-    findings.push(...chainFindings(pending, isTestSupport));
-    return [...findings, ...unresolvedFindings(model, graphs, pending)];
+    // Each free test is a unit: its findings depend only on its own file, what it plants and mocks, and what its imports reach.
+    return freeTestFiles(model).flatMap((file) => units.of(file, () => fileFindings(model, file, { signatures, isTestSupport, wrapped, graphs })));
   },
 });
+
+interface Shared {
+  signatures: PaidSignatures;
+  isTestSupport: IsTestSupport;
+  wrapped: (file: string, sdk: string) => boolean;
+  graphs: Map<string, Graphs>;
+}
+
+function fileFindings(model: RepoModel, file: string, { signatures, isTestSupport, wrapped, graphs }: Shared): RuleFinding<MessageIds>[] {
+  const facts = model.facts(file);
+  if (!facts) return [];
+  const findings: RuleFinding<MessageIds>[] = [];
+  const pending: Pending[] = [];
+  const mocked = new Set(facts.mocks.map((mock) => resolvedKey(model, file, mock.specifier)));
+  const planted = plantedBy(model, isTestSupport, file);
+  const pair = graphsFor(graphs, model, signatures, isTestSupport, planted, mocked);
+
+  for (const unit of facts.units) {
+    for (const site of unit.sites) {
+      const label = signatures.site(site, planted);
+      if (label !== null) findings.push({ messageId: 'paidCall', file, loc: site.loc, message: `free test ${label}. Move the call under a paid test root or replace it with a fake.`, chain: [{ label: file, file, line: site.loc.line }, { label, file, line: site.loc.line }] });
+    }
+  }
+
+  for (const fact of facts.imports) {
+    if (fact.typeOnly || mocked.has(resolvedKey(model, file, fact.specifier))) continue;
+    const target = model.resolve(file, fact.specifier);
+    if (target.kind === 'package') {
+      if (!isClientImport(signatures, target.name, fact.specifier)) continue;
+      if (wrapped(file, target.name) && !callsClient(model.text(file) ?? '', fact.bindings.map((binding) => binding.local))) {
+        findings.push({ messageId: 'wrappedSdkImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}', which the package under test imports too: whether a request is made depends on the client the test builds (a heuristic). Build it with a fake transport, mock the module, or move the test under a paid test root.` });
+      } else {
+        findings.push({ messageId: 'paidImport', file, loc: fact.loc, message: `free test imports the model SDK '${target.name}': ${file} → ${target.name}. Move it under a paid test root, use \`import type\`, or mock the module.`, chain: [{ label: file, file, line: fact.loc.line }, { label: target.name, file }] });
+      }
+      continue;
+    }
+    const used = fact.bindings.filter((binding) => !binding.typeOnly).flatMap((binding) => (binding.imported === '*' && binding.local !== '' ? namespaceMembers(facts, binding.local) : [binding.imported]));
+    const names = fact.kind === 'side-effect' ? ['<init>'] : used.length > 0 ? used : ['*'];
+    for (const name of names) {
+      const start = pair.strict.importTarget(file, fact.specifier, name);
+      if (start !== null) pending.push({ file, fact, name, start, pair });
+    }
+  }
+
+  const rest = pending.map((item) => ({ item, start: pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
+  findings.push(...chainFindings(pending, rest, isTestSupport));
+  const strict = pair.strict.reach(pending.map((item) => item.start));
+  const all = pair.all.reach(rest.flatMap(({ start }) => start ?? []));
+  // The graphs are shared with the tests checked before this one: what this test's chains rest on is charged to it here.
+  for (const reached of new Set([...strict.files, ...all.files])) model.facts(reached);
+  return [...findings, ...unresolvedFindings(model, strict.unresolved)];
+}
 
 /**
  * `strict` counts a paid call or an SDK import only where a test or a test
@@ -146,7 +160,7 @@ function graphsFor(graphs: Map<string, Graphs>, model: RepoModel, signatures: Pa
  * graph is built before it is solved: solving after every new start would be
  * quadratic.
  */
-function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFinding<MessageIds>[] {
+function chainFindings(pending: Pending[], rest: { item: Pending; start: string | null }[], isTestSupport: IsTestSupport): RuleFinding<MessageIds>[] {
   const findings: RuleFinding<MessageIds>[] = [];
   const reported = new Set<ImportFact>();
   for (const item of pending) {
@@ -155,7 +169,6 @@ function chainFindings(pending: Pending[], isTestSupport: IsTestSupport): RuleFi
     reported.add(item.fact);
     findings.push(paidFinding(item, chain));
   }
-  const rest = pending.map((item) => ({ item, start: item.pair.all.importTarget(item.file, item.fact.specifier, item.name) }));
   // A test helper that calls into product code chose to make that call for the test: still the harness's own.
   for (const { item, start } of rest) {
     const chain = start === null || reported.has(item.fact) || !item.pair.all.mayChainThrough(start, isTestSupport) ? null : item.pair.all.chainThrough(start, (file) => file !== item.file && isTestSupport(file));
@@ -202,8 +215,6 @@ function productFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFindin
  * once per package.
  */
 function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: string, sdk: string) => boolean {
-  let own: Set<string> | null = null;
-  const byRoot = new Map<string, Set<string>>();
   const rootOf = (file: string): string => {
     for (let dir = posix.dirname(file); ; dir = posix.dirname(dir)) {
       if (dir === '.' || model.fileSet.has(`${dir}/package.json`)) return dir;
@@ -217,15 +228,18 @@ function wrappedSdks(model: RepoModel, isTestSupport: IsTestSupport): (file: str
     }
     return names;
   };
+  // Through the model's memo: each free test that asks is charged with the manifests and product files read for it.
   return (file, sdk) => {
-    own ??= new Set(model.files.filter((path) => posix.basename(path) === 'package.json').flatMap((manifest) => manifestName(model.text(manifest)) ?? []));
+    const own = model.memo(OWN_PACKAGES, () => new Set(model.files.filter((path) => posix.basename(path) === 'package.json').flatMap((manifest) => manifestName(model.text(manifest)) ?? [])));
     if (own.has(sdk)) return true;
     const root = rootOf(file);
-    let names = byRoot.get(root);
-    if (!names) byRoot.set(root, (names = importedUnder(root)));
-    return names.has(sdk);
+    return model.memoFor(IMPORTED_UNDER, root, () => importedUnder(root)).has(sdk);
   };
 }
+
+/** Memo keys: the names of this repository's packages, and the packages imported by product code under a package root. */
+const OWN_PACKAGES = {};
+const IMPORTED_UNDER = {};
 
 /** `.resource.method(` or deeper (`.chat.completions.create(`). */
 const MEMBER_CALL = '(?:\\s*\\.\\s*\\w+){2,}\\s*\\(';
@@ -269,25 +283,22 @@ function paidFinding({ file, fact }: Pending, chain: ChainStep[]): RuleFinding<M
 }
 
 /** An import on the way from a free test that cannot be followed, once per file and specifier; a missing build output is not one. */
-function unresolvedFindings(model: RepoModel, graphs: Map<string, Graphs>, pending: Pending[]): RuleFinding<MessageIds>[] {
+function unresolvedFindings(model: RepoModel, unresolved: readonly Unresolved[]): RuleFinding<MessageIds>[] {
   const findings: RuleFinding<MessageIds>[] = [];
   const seen = new Set<string>();
-  for (const pair of graphs.values()) {
-    const starts = pending.filter((item) => item.pair === pair).map((item) => item.start);
-    for (const { file, specifier } of pair.strict.unresolved(starts)) {
-      const key = `${file}\0${specifier}`;
-      if (seen.has(key) || isBuildOutput(specifier)) continue;
-      seen.add(key);
-      const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
-      if (!fact) continue;
-      const resolution = model.resolve(file, specifier);
-      const why = resolution.kind === 'missing' ? resolution.why : undefined;
-      const message =
-        why === undefined
-          ? `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.`
-          : `cannot resolve '${specifier}' from ${file}: ${why}. What it imports was not checked for paid calls. Fix the package's entry (exports, main), or add its sources to the repository.`;
-      findings.push({ messageId: 'unresolvedImport', file, loc: fact.loc, message });
-    }
+  for (const { file, specifier } of unresolved) {
+    const key = `${file}\0${specifier}`;
+    if (seen.has(key) || isBuildOutput(specifier)) continue;
+    seen.add(key);
+    const fact = model.facts(file)?.imports.find((candidate) => candidate.specifier === specifier);
+    if (!fact) continue;
+    const resolution = model.resolve(file, specifier);
+    const why = resolution.kind === 'missing' ? resolution.why : undefined;
+    const message =
+      why === undefined
+        ? `cannot resolve '${specifier}' from ${file}: what it imports was not checked for paid calls. Fix the path, or add the module it names to the repository.`
+        : `cannot resolve '${specifier}' from ${file}: ${why}. What it imports was not checked for paid calls. Fix the package's entry (exports, main), or add its sources to the repository.`;
+    findings.push({ messageId: 'unresolvedImport', file, loc: fact.loc, message });
   }
   return findings;
 }

@@ -46,6 +46,23 @@ export interface RuleMeta<MessageId extends string = string> {
   fixes?: Record<string, string>;
 }
 
+/**
+ * How a rule evaluates its units (a free test, a paid test, a shipped file):
+ * each unit's findings come from `compute`, or from a verdict an earlier run
+ * stored for it while nothing it read has changed (engine/verdicts.ts). A
+ * unit's findings must depend only on what its own computation reads: what
+ * several units share goes through the model's memo, which charges its reads
+ * to each taker.
+ */
+export interface Units {
+  of<T>(unit: string, compute: () => T[]): T[];
+  /** How many units were computed and how many taken back, so far. */
+  readonly counts?: { evaluated: number; reused: number };
+}
+
+/** Every unit computed: what a rule runs with outside a verdict store. */
+export const COMPUTE_UNITS: Units = { of: (_unit, compute) => compute() };
+
 export interface TripwireRule {
   id: RuleId;
   meta: RuleMeta & { url: string };
@@ -53,7 +70,7 @@ export interface TripwireRule {
   parseOptions(options: unknown): unknown;
   options: z.ZodType;
   /** Runs the rule with options `parseOptions` returned (the engine parses them once, when it selects the rules). */
-  check(model: RepoModel, options: unknown): RuleFinding[];
+  check(model: RepoModel, options: unknown, units?: Units): RuleFinding[];
 }
 
 interface RuleDefinition<Options, MessageIds extends string> {
@@ -61,7 +78,7 @@ interface RuleDefinition<Options, MessageIds extends string> {
   meta: RuleMeta<MessageIds>;
   /** A strict zod object with defaults (`z.strictObject({})` for none); the rule receives the parsed value. */
   options: z.ZodType<Options, unknown>;
-  check(model: RepoModel, options: Options): RuleFinding<NoInfer<MessageIds>>[];
+  check(model: RepoModel, options: Options, units: Units): RuleFinding<NoInfer<MessageIds>>[];
 }
 
 /** Every rule is built here so that its docs URL follows from its id, its options are validated in one place, and it reports only the message ids it declares. */
@@ -72,6 +89,6 @@ export function createRule<Options, MessageIds extends string>(rule: RuleDefinit
     meta: { ...rule.meta, url: `${DOCS_BASE_URL}${rule.id}.md` },
     parseOptions: parse,
     options: rule.options,
-    check: (model, options) => rule.check(model, options as Options),
+    check: (model, options, units = COMPUTE_UNITS) => rule.check(model, options as Options, units),
   };
 }

@@ -52,13 +52,17 @@ interface GraphNode {
  */
 export class SymbolGraph {
   private readonly nodes = new Map<NodeId, GraphNode>();
+  /** The nodes in the order they were made: a node's edges are final once the call that made it returns, and never point to a node made after that call. */
+  private readonly order: NodeId[] = [];
   private readonly missing = new Map<NodeId, Unresolved>();
   /** starProvides' answers, by file, specifier and name. */
   private readonly provides = new Map<string, boolean>();
-  private next: Map<NodeId, NodeId> | null = null;
-  private solvedSize = -1;
-  /** mayChainThrough's answers: per `via` predicate, the nodes that can reach a node it accepts that reaches a sink. */
-  private readonly through = new WeakMap<(file: string) => boolean, { size: number; reach: Set<NodeId> }>();
+  /** Distance to the nearest sink of every solved node that reaches one. */
+  private readonly dist = new Map<NodeId, number>();
+  /** How many nodes of `order` are solved. */
+  private solvedCount = 0;
+  /** mayChainThrough's answers: per `via` predicate, of the first `count` nodes, those that can reach a node it accepts that reaches a sink. */
+  private readonly through = new WeakMap<(file: string) => boolean, { count: number; reach: Set<NodeId> }>();
 
   /**
    * @param mocked modules replaced for the whole module graph of the run
@@ -76,28 +80,37 @@ export class SymbolGraph {
     if (this.isMocked(target, specifier)) return null;
     if (target.kind === 'package') {
       const label = this.sinks.package(target.name, fromFile, specifier);
-      return label === null ? null : this.sinkNode(`P|${target.name}`, { label, file: fromFile });
+      // One sink per importing file: the chain names the file that imports the SDK.
+      return label === null ? null : this.sinkNode(`P|${fromFile}|${target.name}`, { label, file: fromFile });
     }
     if (target.kind === 'missing') return this.missingNode(fromFile, specifier);
     if (imported === '<init>') return this.initNode(target.path);
     return this.exportNode(target.path, imported);
   }
 
-  /** Shortest chain from a node to a sink, or null when it reaches none. */
+  /**
+   * Shortest chain from a node to a sink, or null when it reaches none. Of
+   * several shortest chains, each step takes the first edge (in the order of
+   * the facts) that stays on one: the answer depends only on what the start
+   * reaches, never on what else the graph was asked before.
+   */
   chain(start: NodeId): ChainStep[] | null {
-    const next = this.solved();
-    if (!this.nodes.get(start)?.sink && !next.has(start)) return null;
+    this.solve();
+    if (!this.dist.has(start)) return null;
     const steps: ChainStep[] = [];
     let current: NodeId | undefined = start;
-    const seen = new Set<NodeId>();
-    while (current !== undefined && !seen.has(current)) {
-      seen.add(current);
+    while (current !== undefined) {
       const node = this.nodes.get(current);
       if (node?.step) pushStep(steps, node.step);
-      if (node?.sink) break;
-      current = next.get(current);
+      if (node === undefined || node.sink) break;
+      current = this.nextHop(node, this.dist.get(current) ?? 0);
     }
     return steps;
+  }
+
+  /** The first edge of a node at `distance` from a sink that leads to one a step nearer. */
+  private nextHop(node: GraphNode, distance: number): NodeId | undefined {
+    return node.edges.find((to) => this.dist.get(to) === distance - 1);
   }
 
   /** What a test file runs of itself: its initialiser and every unit (the runner calls the test bodies). */
@@ -116,13 +129,13 @@ export class SymbolGraph {
 
   /** Shortest chain from a node to a sink that passes through a node of a file `via` accepts, or null. */
   chainThrough(start: NodeId, via: (file: string) => boolean): ChainStep[] | null {
-    const next = this.solved();
+    this.solve();
     const parent = new Map<NodeId, NodeId | null>([[start, null]]);
     const queue = [start];
     for (let i = 0; i < queue.length; i++) {
       const id = queue[i] ?? '';
       const node = this.nodes.get(id);
-      if (node && via(node.file) && (node.sink || next.has(id))) {
+      if (node && via(node.file) && this.dist.has(id)) {
         const path: ChainStep[] = [];
         for (let at = parent.get(id); at != null; at = parent.get(at)) {
           const step = this.nodes.get(at)?.step;
@@ -149,65 +162,54 @@ export class SymbolGraph {
    */
   mayChainThrough(start: NodeId, via: (file: string) => boolean): boolean {
     let memo = this.through.get(via);
-    if (!memo || memo.size !== this.nodes.size) {
-      memo = { size: this.nodes.size, reach: this.reachingThrough(via) };
-      this.through.set(via, memo);
+    if (!memo) this.through.set(via, (memo = { count: 0, reach: new Set() }));
+    if (memo.count < this.order.length) {
+      this.solve();
+      // A node made later is never reached from one made before it: only the new nodes can join.
+      const fresh = this.order.slice(memo.count);
+      const reach = memo.reach;
+      const reverse = reverseEdges(this.nodes, fresh);
+      const queue: NodeId[] = [];
+      for (const id of fresh) {
+        const node = this.nodes.get(id);
+        if (!node) continue;
+        if ((via(node.file) && this.dist.has(id)) || node.edges.some((to) => reach.has(to))) {
+          reach.add(id);
+          queue.push(id);
+        }
+      }
+      for (let i = 0; i < queue.length; i++) {
+        for (const from of reverse.get(queue[i] ?? '') ?? []) {
+          if (reach.has(from)) continue;
+          reach.add(from);
+          queue.push(from);
+        }
+      }
+      memo.count = this.order.length;
     }
     return memo.reach.has(start);
   }
 
-  private reachingThrough(via: (file: string) => boolean): Set<NodeId> {
-    const next = this.solved();
-    const reverse = new Map<NodeId, NodeId[]>();
-    for (const [id, node] of this.nodes) {
-      for (const to of node.edges) {
-        const from = reverse.get(to);
-        if (from) from.push(id);
-        else reverse.set(to, [id]);
-      }
-    }
-    const reach = new Set<NodeId>();
-    const queue: NodeId[] = [];
-    for (const [id, node] of this.nodes) {
-      if (via(node.file) && (node.sink || next.has(id))) {
-        reach.add(id);
-        queue.push(id);
-      }
-    }
-    for (let i = 0; i < queue.length; i++) {
-      for (const from of reverse.get(queue[i] ?? '') ?? []) {
-        if (reach.has(from)) continue;
-        reach.add(from);
-        queue.push(from);
-      }
-    }
-    return reach;
-  }
-
-  private solved(): Map<NodeId, NodeId> {
-    if (this.next === null || this.solvedSize !== this.nodes.size) {
-      this.next = this.solve();
-      this.solvedSize = this.nodes.size;
-    }
-    return this.next;
-  }
-
-  /** The imports that could not be followed on the way from these nodes, each once. */
-  unresolved(starts: readonly NodeId[]): Unresolved[] {
+  /** What these nodes reach: the files of the nodes on the way, and the imports that could not be followed (each once). */
+  reach(starts: readonly NodeId[]): { files: Set<string>; unresolved: Unresolved[] } {
     const seen = new Set<NodeId>(starts);
-    const queue = [...starts];
-    const found: Unresolved[] = [];
+    const queue = [...seen];
+    const files = new Set<string>();
+    const unresolved: Unresolved[] = [];
     for (let i = 0; i < queue.length; i++) {
       const id = queue[i] ?? '';
       const missing = this.missing.get(id);
-      if (missing) found.push(missing);
-      for (const to of this.nodes.get(id)?.edges ?? []) {
+      if (missing) unresolved.push(missing);
+      const node = this.nodes.get(id);
+      if (!node) continue;
+      files.add(node.file);
+      for (const to of node.edges) {
         if (seen.has(to)) continue;
         seen.add(to);
         queue.push(to);
       }
     }
-    return found;
+    return { files, unresolved };
   }
 
   private isMocked(target: Resolution, specifier: string): boolean {
@@ -216,18 +218,23 @@ export class SymbolGraph {
 
   // ---- nodes
 
+  private add(id: NodeId, node: GraphNode): void {
+    this.nodes.set(id, node);
+    this.order.push(id);
+  }
+
   /** Not a sink: an import that cannot be followed is no evidence of a paid call. */
   private missingNode(file: string, specifier: string): NodeId {
     const id = `M|${file}|${specifier}`;
     if (!this.nodes.has(id)) {
-      this.nodes.set(id, { kind: 'missing', step: null, file, sink: false, edges: [] });
+      this.add(id, { kind: 'missing', step: null, file, sink: false, edges: [] });
       this.missing.set(id, { file, specifier });
     }
     return id;
   }
 
   private sinkNode(id: NodeId, step: ChainStep): NodeId {
-    if (!this.nodes.has(id)) this.nodes.set(id, { kind: 'sink', step, file: step.file, sink: true, edges: [] });
+    if (!this.nodes.has(id)) this.add(id, { kind: 'sink', step, file: step.file, sink: true, edges: [] });
     return id;
   }
 
@@ -235,7 +242,7 @@ export class SymbolGraph {
     const id = `I|${file}`;
     if (this.nodes.has(id)) return id;
     const node: GraphNode = { kind: 'init', file, step: { label: `${file} (on import)`, file }, sink: false, edges: [] };
-    this.nodes.set(id, node);
+    this.add(id, node);
     const facts = this.model.facts(file);
     if (!facts) return id;
     for (const unit of facts.units) {
@@ -264,7 +271,7 @@ export class SymbolGraph {
     const id = `E|${file}|${name}`;
     if (this.nodes.has(id)) return id;
     const node: GraphNode = { kind: 'export', file, step: null, sink: false, edges: [] };
-    this.nodes.set(id, node);
+    this.add(id, node);
     node.edges.push(this.initNode(file));
     const facts = this.model.facts(file);
     if (!facts) return id;
@@ -336,7 +343,7 @@ export class SymbolGraph {
     const id = `U|${file}|${unit.loc.line}:${unit.loc.column}`;
     if (this.nodes.has(id)) return id;
     const node: GraphNode = { kind: 'unit', file, step: { label: `${unit.names.join(', ')} (${file})`, file, loc: unit.loc }, sink: false, edges: [] };
-    this.nodes.set(id, node);
+    this.add(id, node);
     for (const [index, site] of unit.sites.entries()) this.addSite(node, file, unit, index, site);
     for (const ref of unit.refs) this.addRef(node, file, ref.name, ref.member);
     const facts = this.model.facts(file);
@@ -381,31 +388,51 @@ export class SymbolGraph {
     if (target !== null) node.edges.push(target);
   }
 
-  /** Reverse breadth-first search from every sink: next hop towards the nearest sink. */
-  private solve(): Map<NodeId, NodeId> {
-    const reverse = new Map<NodeId, NodeId[]>();
-    const queue: NodeId[] = [];
-    for (const [id, node] of this.nodes) {
-      if (node.sink) queue.push(id);
+  /**
+   * Distance to the nearest sink for the nodes made since the last solve.
+   * Those made before keep theirs: their edges never point to a newer node.
+   * A new node starts at 0 (a sink) or one more than its nearest solved
+   * successor, and distances spread backwards through the new nodes in
+   * increasing order.
+   */
+  private solve(): void {
+    if (this.solvedCount === this.order.length) return;
+    const fresh = this.order.slice(this.solvedCount);
+    this.solvedCount = this.order.length;
+    const reverse = reverseEdges(this.nodes, fresh);
+    const tentative = new Map<NodeId, number>();
+    const buckets: NodeId[][] = [];
+    const offer = (id: NodeId, distance: number): void => {
+      if (this.dist.has(id) || (tentative.get(id) ?? Infinity) <= distance) return;
+      tentative.set(id, distance);
+      (buckets[distance] ??= []).push(id);
+    };
+    for (const id of fresh) {
+      const node = this.nodes.get(id);
+      if (!node) continue;
+      if (node.sink) offer(id, 0);
       for (const to of node.edges) {
-        const list = reverse.get(to);
-        if (list) list.push(id);
-        else reverse.set(to, [id]);
+        const known = reverse.has(to) ? undefined : this.dist.get(to);
+        if (known !== undefined) offer(id, known + 1);
       }
     }
-    const next = new Map<NodeId, NodeId>();
-    const reached = new Set(queue);
-    for (let i = 0; i < queue.length; i++) {
-      const current = queue[i] ?? '';
-      for (const from of reverse.get(current) ?? []) {
-        if (reached.has(from)) continue;
-        reached.add(from);
-        next.set(from, current);
-        queue.push(from);
+    for (let distance = 0; distance < buckets.length; distance++) {
+      for (const id of buckets[distance] ?? []) {
+        if (this.dist.has(id) || tentative.get(id) !== distance) continue;
+        this.dist.set(id, distance);
+        for (const from of reverse.get(id) ?? []) offer(from, distance + 1);
       }
     }
-    return next;
   }
+}
+
+/** For the nodes `among`, the edges between them reversed: each node of `among` maps to its predecessors in `among` (possibly none). */
+function reverseEdges(nodes: ReadonlyMap<NodeId, GraphNode>, among: readonly NodeId[]): Map<NodeId, NodeId[]> {
+  const reverse = new Map<NodeId, NodeId[]>(among.map((id) => [id, []]));
+  for (const id of among) {
+    for (const to of nodes.get(id)?.edges ?? []) reverse.get(to)?.push(id);
+  }
+  return reverse;
 }
 
 /** Consecutive steps in one unit read as one. */

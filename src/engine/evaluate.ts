@@ -6,7 +6,7 @@ import { roundMs, type RuleTime } from '../util/timing.js';
 import { type SelectedRule } from './types.js';
 import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, complexGlobs, uncheckedSubmodules } from './core-checks.js';
 import { paidList } from '../analysis/paid-list.js';
-import type { RuleFinding } from '../rule.js';
+import { COMPUTE_UNITS, type RuleFinding, type Units } from '../rule.js';
 import type { VerdictStore } from './verdicts.js';
 
 /**
@@ -19,9 +19,13 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     observe?.progress?.phase(`checking ${rule.id}`);
     const started = performance.now();
     const factsBefore = model.stats.factsMs;
-    const { values: produced, reused } = stored<RuleFinding>(model, verdicts, rule.id, ruleOptions, () => rule.check(model, ruleOptions));
+    let counts: Units['counts'];
+    const { values: produced, reused } = stored<RuleFinding>(model, verdicts, rule.id, ruleOptions, (units) => {
+      counts = units.counts;
+      return rule.check(model, ruleOptions, units);
+    });
     // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
-    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused && { reused: true as const }) });
+    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused && { reused: true as const }), ...(counts && counts.evaluated + counts.reused > 0 && { units: { ...counts } }) });
     for (const finding of produced) {
       const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
@@ -50,12 +54,16 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   return { findings: kept, suppressed };
 }
 
-/** What `compute` gives, or the stored verdict of an earlier run whose reads are all unchanged; a computed one is kept for the next. */
-function stored<T>(model: RepoModel, verdicts: VerdictStore | null | undefined, id: string, options: unknown, compute: () => T[]): { values: T[]; reused: boolean } {
+/**
+ * What `compute` gives, or the stored verdict of an earlier run whose reads
+ * are all unchanged; a computed one is kept for the next. A rule that
+ * evaluates unit by unit takes back the units whose reads are unchanged.
+ */
+function stored<T>(model: RepoModel, verdicts: VerdictStore | null | undefined, id: string, options: unknown, compute: (units: Units) => T[]): { values: T[]; reused: boolean } {
   const reused = verdicts?.reuse<T>(id, options) ?? null;
   if (reused !== null) return { values: reused, reused: true };
-  if (!verdicts) return { values: compute(), reused: false };
-  const { value, reads } = model.recorded(compute);
+  if (!verdicts) return { values: compute(COMPUTE_UNITS), reused: false };
+  const { value, reads } = model.recorded(() => compute(verdicts.units(id, options)));
   verdicts.keep(id, options, value, reads);
   return { values: value, reused: false };
 }

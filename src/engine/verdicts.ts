@@ -7,6 +7,7 @@ import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-s
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
+import type { Units } from '../rule.js';
 
 // Verdicts a later run reuses, rule by rule. A rule's findings are a function
 // of the model's state (configuration, listing, workspace: RepoModel.stateDigest),
@@ -18,13 +19,20 @@ import { toolFingerprint } from './fingerprint.js';
 // renamed file changes the listing, and with it every key.
 
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
-const FORMAT = 3;
+// 4: with per-unit verdicts (`tables`).
+const FORMAT = 4;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
  * a user moves between (before and after adding a file, another branch) and,
  * at a workspace root, one per package with its own configuration.
  */
 const MAX_STATES = 16;
+/**
+ * States whose unit verdicts are kept: a table holds a verdict per free test or
+ * shipped file, so it is large, and what it serves most is the next commit
+ * in the same listing.
+ */
+const MAX_UNIT_STATES = 2;
 
 interface Entry {
   key: string;
@@ -43,11 +51,46 @@ interface Entry {
   problems: FileProblem[];
 }
 
+/** A unit's verdict (Units): its findings, with what computing them read. */
+interface UnitEntry {
+  /** Index into the table's `sets`: the listed files it read. */
+  set: number;
+  /** Files read outside the listing (and the diff), with their content id then. */
+  other: [string, string | null][];
+  loaded: (number | string)[];
+  findings: unknown[];
+  problems: FileProblem[];
+}
+
+/** One rule's unit verdicts in one state: the content id each read file had, and each unit's entry. */
+interface Table {
+  key: string;
+  state: string;
+  rule: string;
+  /** Content id of every listed file a unit read, by listing index. */
+  ids: [number, string | null][];
+  /** The distinct sets of listed files the units read (most units share one with their neighbours). */
+  sets: number[][];
+  units: [string, UnitEntry][];
+}
+
+/** A table as a run uses it. */
+interface LiveTable {
+  key: string;
+  state: string;
+  rule: string;
+  ids: Map<number, string | null>;
+  sets: number[][];
+  units: Map<string, UnitEntry>;
+}
+
 export interface VerdictStore {
   /** The findings `rule` gave with these options when every file it read had its content now; its problems are recorded again in the model. */
   reuse<T>(rule: string, options: unknown): T[] | null;
   /** Keeps a rule's findings with what computing them read. */
   keep(rule: string, options: unknown, findings: readonly unknown[], reads: Reads<FileProblem>): void;
+  /** The units of a rule that evaluates unit by unit: each taken from the last run that stored it while what it read is unchanged, else computed and kept. */
+  units(rule: string, options: unknown): Units;
   /** Writes the kept verdicts; never throws. */
   save(): void;
 }
@@ -71,8 +114,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
-  const stored = readEntries(file, context, secret);
+  const { entries: stored, tables: storedTables } = readStore(file, context, secret);
   const kept: Entry[] = [];
+  const keptTables: LiveTable[] = [];
 
   return {
     reuse<T>(rule: string, options: unknown): T[] | null {
@@ -97,19 +141,76 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       other.sort();
       kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
+    units(rule, options) {
+      const key = keyOf(rule, options);
+      const found = storedTables.find((candidate) => candidate.key === key);
+      const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units) };
+      const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
+      const setIndex = new Map<string, number>();
+      const intern = (listed: readonly number[]): number => {
+        const id = listed.join(',');
+        let at = setIndex.get(id);
+        if (at === undefined) {
+          at = table.sets.push([...listed]) - 1;
+          setIndex.set(id, at);
+          for (const i of listed) table.ids.set(i, idOf(model.files[i] ?? ''));
+        }
+        return at;
+      };
+      /** Per stored set: whether every file in it has the content id it had. */
+      const unchanged = new Map<number, boolean>();
+      const holds = (entry: UnitEntry): boolean => {
+        if (!before) return false;
+        let same = unchanged.get(entry.set);
+        if (same === undefined) {
+          const listed = before.sets[entry.set];
+          same = listed !== undefined && listed.every((i) => before.ids.has(i) && idOf(model.files[i] ?? '') === before.ids.get(i));
+          unchanged.set(entry.set, same);
+        }
+        return same && entry.other.every(([path, id]) => idOf(path) === id);
+      };
+      const counts = { evaluated: 0, reused: 0 };
+      return {
+        counts,
+        of<T>(unit: string, compute: () => T[]): T[] {
+          // Kept from its first unit: a rule that never asks stores no table.
+          if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
+          const previous = before?.units.get(unit);
+          if (previous && before && holds(previous)) {
+            const listed = before.sets[previous.set] ?? [];
+            const loaded = previous.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at));
+            model.chargeVerdict([...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)], previous.problems, loaded);
+            for (const [path, id] of previous.other) model.noteOutside(path, id);
+            table.units.set(unit, { ...previous, set: intern(listed) });
+            counts.reused++;
+            return previous.findings as T[];
+          }
+          counts.evaluated++;
+          const { value, reads } = model.recorded(compute);
+          const listed: number[] = [];
+          const other: [string, string | null][] = [];
+          for (const path of reads.files) {
+            const at = index.get(path);
+            if (at === undefined) other.push([path, idOf(path)]);
+            else listed.push(at);
+          }
+          listed.sort((a, b) => a - b);
+          other.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          table.units.set(unit, { set: intern(listed), other, loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...value], problems: [...reads.problems] });
+          return value;
+        },
+      };
+    },
     save() {
-      if (kept.length === 0) return;
+      if (kept.length === 0 && keptTables.length === 0) return;
       // Read again: another run (a workspace package's, a concurrent one) may have stored its own since.
-      const current = readEntries(file, context, secret);
+      const current = readStore(file, context, secret);
       const keys = new Set(kept.map((entry) => entry.key));
-      const entries = [...kept, ...current.filter((entry) => !keys.has(entry.key))];
-      const states = new Set<string>();
-      const bounded = entries.filter((entry) => {
-        if (states.size < MAX_STATES) states.add(entry.state);
-        return states.has(entry.state);
-      });
+      const entries = bounded([...kept, ...current.entries.filter((entry) => !keys.has(entry.key))], MAX_STATES);
+      const tableKeys = new Set(keptTables.map((table) => table.key));
+      const tables = bounded([...keptTables.map(toStored), ...current.tables.filter((table) => !tableKeys.has(table.key))], MAX_UNIT_STATES);
       try {
-        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries: bounded })));
+        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries, tables })));
       } catch {
         // An unusable cache directory: the next run evaluates every rule.
       }
@@ -117,17 +218,32 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   };
 }
 
-function readEntries(file: string, context: string, secret: CacheSecret): Entry[] {
+function toStored(table: LiveTable): Table {
+  return { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units] };
+}
+
+/** The items of the `limit` states used last (the items come most recent first). */
+function bounded<T extends { state: string }>(items: T[], limit: number): T[] {
+  const states = new Set<string>();
+  return items.filter((item) => {
+    if (states.size < limit) states.add(item.state);
+    return states.has(item.state);
+  });
+}
+
+function readStore(file: string, context: string, secret: CacheSecret): { entries: Entry[]; tables: Table[] } {
   try {
     // A file that does not verify (forged, torn, another key's) holds no verdict.
     const json = unsealed(secret, context, readFileSync(file, 'utf8'));
-    if (json === null) return [];
+    if (json === null) return { entries: [], tables: [] };
     const data: unknown = JSON.parse(json);
-    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries)) return data.entries.filter(isEntry);
+    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries) && 'tables' in data && Array.isArray(data.tables)) {
+      return { entries: data.entries.filter(isEntry), tables: data.tables.filter(isTable) };
+    }
   } catch {
     // Missing or corrupt: no verdict is known.
   }
-  return [];
+  return { entries: [], tables: [] };
 }
 
 function isEntry(value: unknown): value is Entry {
@@ -142,6 +258,36 @@ function isEntry(value: unknown): value is Entry {
     entry.listed.every((i) => Number.isInteger(i)) &&
     Array.isArray(entry.other) &&
     entry.other.every((path) => typeof path === 'string') &&
+    Array.isArray(entry.loaded) &&
+    entry.loaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
+    Array.isArray(entry.findings) &&
+    Array.isArray(entry.problems)
+  );
+}
+
+function isTable(value: unknown): value is Table {
+  if (typeof value !== 'object' || value === null) return false;
+  const table = value as Partial<Table>;
+  return (
+    typeof table.key === 'string' &&
+    typeof table.state === 'string' &&
+    typeof table.rule === 'string' &&
+    Array.isArray(table.ids) &&
+    table.ids.every((pair) => Array.isArray(pair) && pair.length === 2 && Number.isInteger(pair[0]) && (typeof pair[1] === 'string' || pair[1] === null)) &&
+    Array.isArray(table.sets) &&
+    table.sets.every((set) => Array.isArray(set) && set.every((i) => Number.isInteger(i))) &&
+    Array.isArray(table.units) &&
+    table.units.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && isUnitEntry(pair[1]))
+  );
+}
+
+function isUnitEntry(value: unknown): value is UnitEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<UnitEntry>;
+  return (
+    Number.isInteger(entry.set) &&
+    Array.isArray(entry.other) &&
+    entry.other.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || pair[1] === null)) &&
     Array.isArray(entry.loaded) &&
     entry.loaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
     Array.isArray(entry.findings) &&

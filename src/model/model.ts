@@ -231,6 +231,17 @@ export class RepoModel {
   }
 
   /**
+   * A reused verdict taken inside a computation (a unit's, inside its rule's):
+   * replayed as replayVerdict does, and its files and loaded scripts charged
+   * to the computation as if it had read them again.
+   */
+  chargeVerdict(files: Iterable<string>, problems: Iterable<FileProblem>, loaded: Iterable<string>): void {
+    for (const file of files) this.log.file(file);
+    for (const file of loaded) this.log.loaded(file);
+    this.replayVerdict(problems, loaded);
+  }
+
+  /**
    * The text of a file that may be absent (a manifest tripwire looks for):
    * null, and no problem, when there is none. The absence is read too: a
    * verdict that found none is stale once one appears.

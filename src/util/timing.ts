@@ -22,6 +22,8 @@ export interface RuleTime {
   ms: number;
   /** Its findings were an earlier run's: no file it read had changed (engine/verdicts.ts). */
   reused?: true;
+  /** Of a rule evaluated unit by unit (a free test, …): how many units were evaluated, and how many taken from an earlier run. */
+  units?: { evaluated: number; reused: number };
 }
 
 /** Milliseconds with one decimal: enough to rank rules, stable enough to read. */
@@ -55,7 +57,7 @@ export function formatStats(stats: RunStats, all: boolean): string {
   for (const phase of stats.phases) rows.push([phase.name, phase.ms.toFixed(1), share(phase.ms)]);
   const rules = [...stats.rules].sort((a, b) => b.ms - a.ms || compareText(a.id, b.id));
   const ruleRows: string[][] = [['Rule', 'Time (ms)', 'Relative']];
-  for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([rule.reused ? `${rule.id} (reused)` : rule.id, rule.ms.toFixed(1), share(rule.ms)]);
+  for (const rule of all ? rules : rules.slice(0, 10)) ruleRows.push([ruleLabel(rule), rule.ms.toFixed(1), share(rule.ms)]);
   const { parsed, cached, read, workers } = stats.facts;
   const threads = workers === undefined ? '' : ` (${workers.parsed} of them by ${workers.threads} worker thread${workers.threads === 1 ? '' : 's'})`;
   return `${table(rows)}\n${table(ruleRows)}\nFacts: ${parsed} file(s) parsed${threads}, ${cached} from the cache, ${read} read from disk; total ${total.toFixed(1)} ms\n`;
@@ -67,4 +69,10 @@ function table(rows: string[][]): string {
   // A Markdown table, as ESLint prints it: the name column aligned left, the figures right.
   const rule = widths.map((width, column) => (column === 0 ? `:${'-'.repeat(width)}` : `${'-'.repeat(column === widths.length - 1 ? width : width + 1)}:`)).join('|');
   return `${[line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n')}\n`;
+}
+
+function ruleLabel(rule: RuleTime): string {
+  if (rule.reused) return `${rule.id} (reused)`;
+  if (rule.units && rule.units.reused > 0) return `${rule.id} (${rule.units.evaluated} of ${rule.units.evaluated + rule.units.reused} units)`;
+  return rule.id;
 }

@@ -11,7 +11,7 @@ import { blobId } from '../../src/repo/blob-id.js';
 import type { RuleFinding } from '../../src/rule.js';
 import type { Finding } from '../../src/types.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
-import { git } from '../support/repo.js';
+import { git, makeGitRepo } from '../support/repo.js';
 
 // Issue 18: a rule whose inputs did not change since a run stored its verdict
 // is not evaluated again (src/engine/verdicts.ts). Its inputs are the model's
@@ -244,5 +244,65 @@ describe('verdicts reused rule by rule', () => {
     for (let i = 1; i <= 16; i++) rmSync(join(dir, `notes-${i}.md`));
     // Sixteen newer states evict it.
     expect(await reused()).toBe(false);
+  });
+});
+
+describe('verdicts reused unit by unit', () => {
+  it('a unit whose reads are unchanged is taken back; one that read the edited file is computed again', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const computed: string[] = [];
+    const probe = (model: RepoModel, file: string) => (): RuleFinding[] => {
+      computed.push(file);
+      return [{ messageId: 'probe', file, loc: FILE_START, message: model.text(file) ?? '' }];
+    };
+    const pass = async (): Promise<RuleFinding[]> => {
+      const { model } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+      const store = openVerdicts(model, cache, null);
+      const units = store?.units('probe', {});
+      const findings = ['README.md', 'skills/review/SKILL.md'].flatMap((file) => units?.of(file, probe(model, file)) ?? []);
+      store?.save();
+      return findings;
+    };
+    const first = await pass();
+    expect(computed).toEqual(['README.md', 'skills/review/SKILL.md']);
+
+    computed.length = 0;
+    expect(await pass()).toEqual(first);
+    expect(computed).toEqual([]);
+
+    appendFileSync(join(dir, 'README.md'), 'One more line.\n');
+    computed.length = 0;
+    const after = await pass();
+    expect(computed).toEqual(['README.md']);
+    expect(after[0]?.message).toContain('One more line.');
+    expect(after[1]).toEqual(first[1]);
+  });
+
+  it('a module edited: only the free tests whose imports reach it are checked again, and a test that reached it through nodes another test built is one of them', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] }, rules: { 'touchfiles-cover-paid-tests': 'off', 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' } }),
+      'src/client.ts': "import { send } from './transport';\nexport function ask(): string {\n  return send();\n}\n",
+      'src/transport.ts': "export function send(): string {\n  return 'sent';\n}\n",
+      'test/first.test.ts': "import { test } from 'vitest';\nimport { ask } from '../src/client';\ntest('first', () => ask());\n",
+      'test/second.test.ts': "import { test } from 'vitest';\nimport { ask } from '../src/client';\ntest('second', () => ask());\n",
+      'test/other.test.ts': "import { test } from 'vitest';\ntest('other', () => 1);\n",
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const units = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings, units: result.stats.rules.find((rule) => rule.id === 'no-paid-calls-in-free-tests')?.units };
+    };
+    expect((await units()).findings).toEqual([]);
+
+    // The module both tests reach, two imports deep, now spawns a model CLI.
+    writeFileSync(join(dir, 'src/transport.ts'), "import { execFileSync } from 'node:child_process';\nexport function send(): string {\n  return execFileSync('claude', ['-p', 'hi'], { encoding: 'utf8' });\n}\n");
+    const after = await units();
+    expect(after.units).toEqual({ evaluated: 2, reused: 1 });
+    expect(ids(after.findings)).toEqual(['no-paid-calls-in-free-tests/callThroughProduct test/first.test.ts:2:1', 'no-paid-calls-in-free-tests/callThroughProduct test/second.test.ts:2:1']);
+    expect(after.findings).toEqual(await fresh(dir));
   });
 });

@@ -603,3 +603,24 @@ describe(`${RULE}: what a signature counts as paid, and what a test plants`, () 
     expect(result.findings.map((finding) => `${at(finding)} ${finding.ruleId} ${finding.messageId}`)).toEqual(['test/helpers/big.ts:1 read-error fileTooLarge', 'test/unit/big-helper.test.ts:4 no-paid-calls-in-free-tests paidCall']);
   });
 });
+
+describe(`${RULE}: the chain it reports`, () => {
+  const files = {
+    'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'], paid: ['test/live/**/*.test.ts'] } }),
+    'package.json': JSON.stringify({ name: 'acme' }),
+    'test/helpers/first.ts': "import { execFileSync } from 'node:child_process';\n\nexport function first() {\n  return execFileSync('claude', ['-p', 'one']);\n}\n",
+    'test/helpers/second.ts': "import { execFileSync } from 'node:child_process';\n\nexport function second() {\n  return execFileSync('claude', ['-p', 'two']);\n}\n",
+    'test/helpers/both.ts': "import { first } from './first';\nimport { second } from './second';\n\nexport function both() {\n  return [first(), second()];\n}\n",
+    'test/unit/through.test.ts': "import { test } from 'vitest';\nimport { both } from '../helpers/both';\ntest('x', () => { void both; });\n",
+    'test/live/ask.test.ts': "import { test } from 'vitest';\ntest('asks', () => 1);\n",
+  };
+  const chainOf = async (dir: string): Promise<string | undefined> =>
+    ofRule(await check({ cwd: dir, cache: false, rules: [RULE] })).find((finding) => finding.file === 'test/unit/through.test.ts')?.chain?.map((link) => link.label).join(' → ');
+
+  test('of two equally short chains, the one through the first call in the code, whatever other tests reached first', async () => {
+    const through = 'test/unit/through.test.ts → both (test/helpers/both.ts) → first (test/helpers/first.ts) → spawns claude';
+    expect(await chainOf(makeGitRepo(files))).toBe(through);
+    // A test checked before it reaches the second helper first.
+    expect(await chainOf(makeGitRepo({ ...files, 'test/unit/direct.test.ts': "import { test } from 'vitest';\nimport { second } from '../helpers/second';\ntest('x', () => { void second; });\n" }))).toBe(through);
+  });
+});
