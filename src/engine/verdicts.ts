@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads } from '../model/reads.js';
@@ -7,6 +7,7 @@ import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-s
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
+import { compareText } from '../util/compare.js';
 import type { Units } from '../rule.js';
 
 // Verdicts a later run reuses, rule by rule. A rule's findings are a function
@@ -19,8 +20,8 @@ import type { Units } from '../rule.js';
 // renamed file changes the listing, and with it every key.
 
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
-// 4: with per-unit verdicts (`tables`).
-const FORMAT = 4;
+// 4: with per-unit verdicts (`tables`); 5: a unit's own file and the files it read without loading them.
+const FORMAT = 5;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
  * a user moves between (before and after adding a file, another branch) and,
@@ -53,11 +54,14 @@ interface Entry {
 
 /** A unit's verdict (Units): its findings, with what computing them read. */
 interface UnitEntry {
-  /** Index into the table's `sets`: the listed files it read. */
+  /** Index into the table's `sets`: the listed files it read besides the unit's own, which the units of a rule seldom share. */
   set: number;
+  /** Whether it read the unit's own file (a unit named by a listed path). */
+  self: boolean;
   /** Files read outside the listing (and the diff), with their content id then. */
   other: [string, string | null][];
-  loaded: (number | string)[];
+  /** The files it read without loading their facts (as `listed` names files); it loaded the facts of every other file it read. */
+  unloaded: (number | string)[];
   findings: unknown[];
   problems: FileProblem[];
 }
@@ -114,6 +118,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
+  // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
+  const readStamp = stampOf(file);
   const { entries: stored, tables: storedTables } = readStore(file, context, secret);
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
@@ -147,27 +153,32 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units) };
       const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
       const setIndex = new Map<string, number>();
+      const noteId = (i: number): void => {
+        if (!table.ids.has(i)) table.ids.set(i, idOf(model.files[i] ?? ''));
+      };
       const intern = (listed: readonly number[]): number => {
         const id = listed.join(',');
         let at = setIndex.get(id);
         if (at === undefined) {
           at = table.sets.push([...listed]) - 1;
           setIndex.set(id, at);
-          for (const i of listed) table.ids.set(i, idOf(model.files[i] ?? ''));
+          for (const i of listed) noteId(i);
         }
         return at;
       };
+      const sameId = (i: number): boolean => before?.ids.has(i) === true && idOf(model.files[i] ?? '') === before.ids.get(i);
       /** Per stored set: whether every file in it has the content id it had. */
       const unchanged = new Map<number, boolean>();
-      const holds = (entry: UnitEntry): boolean => {
+      const holds = (unit: string, entry: UnitEntry): boolean => {
         if (!before) return false;
         let same = unchanged.get(entry.set);
         if (same === undefined) {
           const listed = before.sets[entry.set];
-          same = listed !== undefined && listed.every((i) => before.ids.has(i) && idOf(model.files[i] ?? '') === before.ids.get(i));
+          same = listed !== undefined && listed.every(sameId);
           unchanged.set(entry.set, same);
         }
-        return same && entry.other.every(([path, id]) => idOf(path) === id);
+        const self = index.get(unit);
+        return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id);
       };
       const counts = { evaluated: 0, reused: 0 };
       return {
@@ -175,11 +186,17 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         of<T>(unit: string, compute: () => T[]): T[] {
           // Kept from its first unit: a rule that never asks stores no table.
           if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
+          const self = index.get(unit);
           const previous = before?.units.get(unit);
-          if (previous && before && holds(previous)) {
+          if (previous && before && holds(unit, previous)) {
             const listed = before.sets[previous.set] ?? [];
-            const loaded = previous.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at));
-            model.chargeVerdict([...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)], previous.problems, loaded);
+            const files = [...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)];
+            if (previous.self && self !== undefined) {
+              files.push(unit);
+              noteId(self);
+            }
+            const unloaded = new Set(previous.unloaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
+            model.chargeVerdict(files, previous.problems, files.filter((path) => !unloaded.has(path)));
             for (const [path, id] of previous.other) model.noteOutside(path, id);
             table.units.set(unit, { ...previous, set: intern(listed) });
             counts.reused++;
@@ -189,22 +206,27 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const { value, reads } = model.recorded(compute);
           const listed: number[] = [];
           const other: [string, string | null][] = [];
+          const unloaded: (number | string)[] = [];
+          let own = false;
           for (const path of reads.files) {
             const at = index.get(path);
+            if (!reads.loaded.has(path)) unloaded.push(at ?? path);
             if (at === undefined) other.push([path, idOf(path)]);
+            else if (at === self) own = true;
             else listed.push(at);
           }
+          if (own && self !== undefined) noteId(self);
           listed.sort((a, b) => a - b);
-          other.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-          table.units.set(unit, { set: intern(listed), other, loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...value], problems: [...reads.problems] });
+          other.sort(([a], [b]) => compareText(a, b));
+          table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...value], problems: [...reads.problems] });
           return value;
         },
       };
     },
     save() {
       if (kept.length === 0 && keptTables.length === 0) return;
-      // Read again: another run (a workspace package's, a concurrent one) may have stored its own since.
-      const current = readStore(file, context, secret);
+      // Read again when another run (a workspace package's, a concurrent one) has stored its own since.
+      const current = stampOf(file) === readStamp ? { entries: stored, tables: storedTables } : readStore(file, context, secret);
       const keys = new Set(kept.map((entry) => entry.key));
       const entries = bounded([...kept, ...current.entries.filter((entry) => !keys.has(entry.key))], MAX_STATES);
       const tableKeys = new Set(keptTables.map((table) => table.key));
@@ -220,6 +242,16 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
 
 function toStored(table: LiveTable): Table {
   return { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units] };
+}
+
+/** What changes when the file is written (atomically: a new inode) or removed. */
+function stampOf(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
 }
 
 /** The items of the `limit` states used last (the items come most recent first). */
@@ -286,10 +318,11 @@ function isUnitEntry(value: unknown): value is UnitEntry {
   const entry = value as Partial<UnitEntry>;
   return (
     Number.isInteger(entry.set) &&
+    typeof entry.self === 'boolean' &&
     Array.isArray(entry.other) &&
     entry.other.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || pair[1] === null)) &&
-    Array.isArray(entry.loaded) &&
-    entry.loaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
+    Array.isArray(entry.unloaded) &&
+    entry.unloaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
     Array.isArray(entry.findings) &&
     Array.isArray(entry.problems)
   );

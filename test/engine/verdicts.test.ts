@@ -214,6 +214,25 @@ describe('verdicts reused rule by rule', () => {
     expect(after.findings).not.toEqual(before.findings);
   });
 
+  it('two runs that opened the store together both keep their verdicts: the later save reads what the earlier one wrote', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const probe = (model: RepoModel, file: string): RuleFinding[] => [{ messageId: 'probe', file, loc: FILE_START, message: model.text(file) ?? '' }];
+    const { model } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+    const first = openVerdicts(model, cache, null);
+    const second = openVerdicts(model, cache, null);
+    for (const [store, rule] of [[first, 'first'], [second, 'second']] as const) {
+      const { value, reads } = model.recorded(() => probe(model, 'README.md'));
+      store?.keep(rule, {}, value, reads);
+    }
+    first?.save();
+    second?.save();
+    const { model: later } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+    const store = openVerdicts(later, cache, null);
+    expect(store?.reuse('first', {})).not.toBeNull();
+    expect(store?.reuse('second', {})).not.toBeNull();
+  });
+
   it('keeps the verdicts of the 16 states used last, one package or listing each', async () => {
     const dir = demo();
     const cache = tempDir();
@@ -277,6 +296,25 @@ describe('verdicts reused unit by unit', () => {
     expect(computed).toEqual(['README.md']);
     expect(after[0]?.message).toContain('One more line.');
     expect(after[1]).toEqual(first[1]);
+  });
+
+  it('the suppression comments of a unit taken back are checked as the run that computed it checked them', async () => {
+    const dir = demo();
+    const test = join(dir, 'test/findings.test.ts');
+    writeFileSync(test, `// tripwire-disable-next-line no-paid-calls-in-free-tests\n${readFileSync(test, 'utf8')}`);
+    git(dir, 'commit', '-qam', 'a suppression without a reason');
+    const cache = tempDir();
+    const invalid = 'no-paid-calls-in-free-tests/suppressionWithoutReason test/findings.test.ts:1:1';
+    // The rule alone: no other rule loads the test's facts.
+    const rules = ['no-paid-calls-in-free-tests'];
+    expect(ids((await run({ cwd: dir, cacheLocation: cache, rules })).findings)).toContain(invalid);
+
+    // Another free test changes: the rule runs again, and takes this test's unit back.
+    appendFileSync(join(dir, 'test/oracle.test.ts'), '// one more line\n');
+    const { findings, stats } = await run({ cwd: dir, cacheLocation: cache, rules });
+    expect(stats.rules.find((rule) => rule.id === 'no-paid-calls-in-free-tests')?.units?.reused).toBeGreaterThan(0);
+    expect(ids(findings)).toContain(invalid);
+    expect(findings).toEqual((await run({ cwd: dir, cache: false, rules })).findings);
   });
 
   it('a module edited: only the free tests whose imports reach it are checked again, and a test that reached it through nodes another test built is one of them', async () => {
