@@ -48,7 +48,7 @@ export default createRule({
   options: z.strictObject({
     closure: z.boolean().default(true).describe('Require every local module a paid test imports, transitively, to be covered by its globs or a global.'),
   }),
-  check(model, options) {
+  check(model, options, units) {
     const { selection, problems } = selectionOf(model);
     const findings: RuleFinding<MessageIds>[] = mapProblems(problems, 'touchfiles', { unevaluable: 'unevaluableMap', missingFile: 'missingMapFile', notAnObject: 'malformedTouchfileMap', notAGlobList: 'malformedTouchfileEntry' });
     const idProblems: RuleFinding<MessageIds>[] = mapProblems(problems, 'ids', { missingArgument: 'missingIdArgument', unevaluable: 'unevaluableId', missingProperty: 'missingIdProperty', notAString: 'nonStringId', noTestId: 'noTestId' });
@@ -90,52 +90,69 @@ export default createRule({
           ...removeEntryFix(model, entry),
         });
       }
-      for (const glob of entry.globs) {
-        const dead = deadGlob(model, glob);
-        if (dead) findings.push(dead);
-      }
     }
+    // One unit for every glob: whether one matches a file is a question about the listing, asked again only in another.
+    const globs = selection.touchfiles.flatMap((entry) => entry.globs);
+    findings.push(...units.of('\0dead globs', () => globs.flatMap((glob) => deadGlob(model, glob) ?? []), JSON.stringify(globs)));
 
     // Globals that could not be read (reported once, by global-touchfiles-present) may cover any module: no coverage claim rests on them.
     if (selection.globalsComplete === false) return findings;
 
     // Coverage: the test's own file and every local module whose code it reaches.
-    const byFile = new Map<string, { id: string; loc: Located<string>['loc']; globs: (path: string) => boolean }[]>();
+    const byFile = new Map<string, CoveredId[]>();
     // By file and id: a file declaring thousands of ids (a loop over a table) made a search per id quadratic.
     const listed = new Set<string>();
     for (const paid of selection.paidIds) {
       const entries = entriesByKey.get(paid.id);
       // An entry that could not be evaluated, or with a glob too complex to match, was reported; its coverage is unknown, not missing.
       if (!entries || entries.some((entry) => entry.unevaluated || entry.globs.some((glob) => globTooComplex(glob.value) !== null))) continue;
-      const globs = compileGlobs(entries.flatMap((entry) => entry.globs.map((g) => g.value)));
+      const patterns = entries.flatMap((entry) => entry.globs.map((g) => g.value));
       const list = byFile.get(paid.file) ?? [];
-      if (!listed.has(`${paid.file}\0${paid.id}`)) list.push({ id: paid.id, loc: paid.loc, globs });
+      if (!listed.has(`${paid.file}\0${paid.id}`)) list.push({ id: paid.id, loc: paid.loc, patterns });
       listed.add(`${paid.file}\0${paid.id}`);
       byFile.set(paid.file, list);
     }
+    // A unit per paid test file: its own file, the files its imports reach, under its ids' globs and the globals.
+    const globalPatterns = JSON.stringify([(selection.globals ?? []).map((g) => g.value), options.closure]);
     for (const [file, ids] of byFile) {
-      for (const id of ids) {
-        if (!id.globs(file) && !globals(file)) {
-          findings.push({ messageId: 'ownFileUncovered', file, loc: id.loc, message: `the touchfiles of '${id.id}' do not cover its own test file ${file}: editing the test would not re-run it` });
-        }
-      }
-      if (!options.closure) continue;
-      for (const [module, chain] of closure.of(file)) {
-        if (globals(module)) continue;
-        const uncovered = ids.filter((id) => !id.globs(module));
-        if (uncovered.length === 0) continue;
-        const importLoc = firstImportLoc(model, file, chain[1] ?? module);
-        findings.push({
-          messageId: 'importUncovered',
-          file,
-          loc: importLoc,
-          message: `${module} is imported by this paid test (${chain.join(' → ')}) but not covered by the touchfiles of ${uncovered.map((id) => `'${id.id}'`).join(', ')} or by a global: a change to it would not re-run the test`,
-        });
-      }
+      const context = `${globalPatterns}\n${JSON.stringify(ids.map(({ id, loc, patterns }) => [id, loc, patterns]))}`;
+      findings.push(...units.of(file, () => coverage(model, file, ids, globals, options.closure, closure), context));
     }
     return findings;
   },
 });
+
+interface CoveredId {
+  id: string;
+  loc: Located<string>['loc'];
+  /** The globs of its touchfile entries. */
+  patterns: string[];
+}
+
+/** The coverage findings of one paid test file: its own file, and (with `closure`) every local module its code reaches. */
+function coverage(model: RepoModel, file: string, covered: readonly CoveredId[], globals: (path: string) => boolean, withClosure: boolean, closure: TestClosure): RuleFinding<MessageIds>[] {
+  const findings: RuleFinding<MessageIds>[] = [];
+  const ids = covered.map((id) => ({ ...id, globs: compileGlobs(id.patterns) }));
+  for (const id of ids) {
+    if (!id.globs(file) && !globals(file)) {
+      findings.push({ messageId: 'ownFileUncovered', file, loc: id.loc, message: `the touchfiles of '${id.id}' do not cover its own test file ${file}: editing the test would not re-run it` });
+    }
+  }
+  if (!withClosure) return findings;
+  for (const [module, chain] of closure.of(file)) {
+    if (globals(module)) continue;
+    const uncovered = ids.filter((id) => !id.globs(module));
+    if (uncovered.length === 0) continue;
+    const importLoc = firstImportLoc(model, file, chain[1] ?? module);
+    findings.push({
+      messageId: 'importUncovered',
+      file,
+      loc: importLoc,
+      message: `${module} is imported by this paid test (${chain.join(' → ')}) but not covered by the touchfiles of ${uncovered.map((id) => `'${id.id}'`).join(', ')} or by a global: a change to it would not re-run the test`,
+    });
+  }
+  return findings;
+}
 
 function declaringFiles(paidIds: readonly PaidTestId[], id: string): number {
   return new Set(paidIds.filter((paid) => paid.id === id && paid.via === 'call').map((paid) => paid.file)).size;

@@ -55,7 +55,12 @@ export interface RuleMeta<MessageId extends string = string> {
  * to each taker.
  */
 export interface Units {
-  of<T>(unit: string, compute: () => T[]): T[];
+  /**
+   * `context`: what the computation takes from outside that it does not read
+   * through the model (values the rule computed before, from other files):
+   * a stored verdict is taken back only under the same context.
+   */
+  of<T>(unit: string, compute: () => T[], context?: string): T[];
   /** How many units were computed and how many taken back, so far. */
   readonly counts?: { evaluated: number; reused: number };
 }

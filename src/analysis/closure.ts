@@ -15,17 +15,31 @@ import { SymbolGraph, type NodeId } from './symbols.js';
 export class TestClosure {
   // Only reachability matters here, not what a call does: no site or package is a sink.
   private readonly graph: SymbolGraph;
-  private readonly memo = new Map<string, Map<string, string[]>>();
+  private readonly memo = new Map<string, { closure: Map<string, string[]>; files: Set<string> }>();
 
   constructor(private readonly model: RepoModel) {
     this.graph = new SymbolGraph(model, { site: () => null, package: () => null });
   }
 
-  /** Every other local file in the closure of `file`, each with a chain of files that reaches it, shortest first. */
+  /**
+   * Every other local file in the closure of `file`, each with a chain of
+   * files that reaches it, shortest first. The graph is shared between the
+   * tests asked about: each ask is charged with the files of every node it
+   * reached, whoever built them.
+   */
   of(file: string): Map<string, string[]> {
     const memo = this.memo.get(file);
-    if (memo) return memo;
+    if (memo) {
+      for (const reached of memo.files) this.model.facts(reached);
+      return memo.closure;
+    }
     const parents = this.reach(file);
+    const files = new Set<string>();
+    for (const id of parents.keys()) {
+      const reached = this.graph.describe(id)?.file;
+      if (reached !== undefined) files.add(reached);
+    }
+    for (const reached of files) this.model.facts(reached);
     const live = this.liveInits(parents.keys());
     const closure = new Map<string, string[]>();
     for (const id of parents.keys()) {
@@ -34,7 +48,7 @@ export class TestClosure {
       if (node.kind === 'sink' || (node.kind === 'init' && !live.has(id))) continue;
       closure.set(node.file, this.chain(id, parents));
     }
-    this.memo.set(file, closure);
+    this.memo.set(file, { closure, files });
     return closure;
   }
 

@@ -64,6 +64,8 @@ interface UnitEntry {
   unloaded: (number | string)[];
   findings: unknown[];
   problems: FileProblem[];
+  /** Digest of the context the unit was computed in (Units.of), when it was given one. */
+  context?: string;
 }
 
 /** One rule's unit verdicts in one state: the content id each read file had, and each unit's entry. */
@@ -169,8 +171,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const sameId = (i: number): boolean => before?.ids.has(i) === true && idOf(model.files[i] ?? '') === before.ids.get(i);
       /** Per stored set: whether every file in it has the content id it had. */
       const unchanged = new Map<number, boolean>();
-      const holds = (unit: string, entry: UnitEntry): boolean => {
-        if (!before) return false;
+      const holds = (unit: string, entry: UnitEntry, context: string | undefined): boolean => {
+        if (!before || entry.context !== context) return false;
         let same = unchanged.get(entry.set);
         if (same === undefined) {
           const listed = before.sets[entry.set];
@@ -183,12 +185,13 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const counts = { evaluated: 0, reused: 0 };
       return {
         counts,
-        of<T>(unit: string, compute: () => T[]): T[] {
+        of<T>(unit: string, compute: () => T[], given?: string): T[] {
           // Kept from its first unit: a rule that never asks stores no table.
           if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
           const self = index.get(unit);
           const previous = before?.units.get(unit);
-          if (previous && before && holds(unit, previous)) {
+          const context = given === undefined ? undefined : createHash('sha1').update(given).digest('hex');
+          if (previous && before && holds(unit, previous, context)) {
             const listed = before.sets[previous.set] ?? [];
             const files = [...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)];
             if (previous.self && self !== undefined) {
@@ -218,7 +221,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           if (own && self !== undefined) noteId(self);
           listed.sort((a, b) => a - b);
           other.sort(([a], [b]) => compareText(a, b));
-          table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...value], problems: [...reads.problems] });
+          table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...value], problems: [...reads.problems], ...(context !== undefined && { context }) });
           return value;
         },
       };
@@ -324,6 +327,7 @@ function isUnitEntry(value: unknown): value is UnitEntry {
     Array.isArray(entry.unloaded) &&
     entry.unloaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
     Array.isArray(entry.findings) &&
-    Array.isArray(entry.problems)
+    Array.isArray(entry.problems) &&
+    (entry.context === undefined || typeof entry.context === 'string')
   );
 }

@@ -298,6 +298,40 @@ describe('verdicts reused unit by unit', () => {
     expect(after[1]).toEqual(first[1]);
   });
 
+  it('a helper edited: the touchfile coverage of the paid tests whose imports reach it is checked again, for each test whose graph another built', async () => {
+    const runEval = "import { runEval } from './helpers/shared';\n";
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
+        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
+        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
+      }),
+      'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/shared.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/shared.ts'],\n};\n",
+      'test/helpers/shared.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
+      'test/helpers/extra.ts': 'export function extra(name: string): string {\n  return name.trim();\n}\n',
+      // An id with no entry: its fix computes the test's closure before the coverage check asks for it.
+      'test/e2e-first.test.ts': `${runEval}runEval('first');\nrunEval('unmapped');\n`,
+      'test/e2e-second.test.ts': `${runEval}runEval('second');\n`,
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'touchfiles-cover-paid-tests';
+    const units = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
+    };
+    const missing = `${rule}/missingTouchfileEntry test/e2e-first.test.ts:3:1`;
+    expect(ids((await units()).findings)).toEqual([missing]);
+
+    // The helper both paid tests run now imports a module no touchfile names.
+    writeFileSync(join(dir, 'test/helpers/shared.ts'), "import { extra } from './extra';\nexport function runEval(name: string): string {\n  return extra(name);\n}\n");
+    const after = await units();
+    expect(after.units).toEqual({ evaluated: 2, reused: 1 });
+    expect(ids(after.findings)).toEqual([`${rule}/importUncovered test/e2e-first.test.ts:1:1`, missing, `${rule}/importUncovered test/e2e-second.test.ts:1:1`]);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
   it('the suppression comments of a unit taken back are checked as the run that computed it checked them', async () => {
     const dir = demo();
     const test = join(dir, 'test/findings.test.ts');
