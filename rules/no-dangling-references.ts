@@ -45,7 +45,7 @@ export default createRule({
   options: z.strictObject({
     seams: z.boolean().default(true).describe('Report env vars that a fixture stub reads but nothing sets any more, and the reverse.'),
   }),
-  check(model, options) {
+  check(model, options, units) {
     const findings = new Map<string, RuleFinding<MessageIds>>();
     const add = (list: readonly RuleFinding<MessageIds>[]): void => {
       for (const finding of list) {
@@ -56,7 +56,7 @@ export default createRule({
     // What the diff removed says more than "does not exist" about the same reference, so it goes first.
     add(baseFindings(model));
     for (const file of shippedFiles(model)) {
-      add(missingReferences(model, file));
+      add(units.of(file, () => missingReferences(model, file)));
     }
     add(removedTokenFindings(model));
     add(unknownCommands(model));

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { FileFacts } from '../src/facts/types.js';
 import type { RepoModel } from '../src/model/model.js';
 import { SHELL_LANGUAGES } from '../src/vocab/languages.js';
-import { envUses, harnessKnobs, hasLexicalEnv, shippedFiles, testVocabulary, type EnvUse, type Vocabulary } from '../src/analysis/seams.js';
+import { envUses, harnessKnobs, hasLexicalEnv, shippedFiles, testVocabulary, vocabularyDigest, type EnvUse, type Vocabulary } from '../src/analysis/seams.js';
 import { RUNNER_ENV } from '../src/vocab/env.js';
 import { envMentions, isAllowed, pathTokens, subLoc, testPathOf, textRuns, tokenOffsets, type ScanRun } from '../src/analysis/text-scan.js';
 import { isMarkdownFile } from '../src/util/file-kinds.js';
@@ -41,35 +41,21 @@ export default createRule({
     messages,
   },
   options: z.strictObject({}),
-  check(model) {
+  check(model, _options, units) {
     const shipped = shippedFiles(model);
     if (shipped.length === 0) return [];
     const vocabulary = testVocabulary(model);
+    // What every file's findings are given besides what they read: the vocabulary, derived from every test.
+    const context = vocabularyDigest(vocabulary);
     const found = new Map<string, Found>();
-    const report: Report = (file, token, loc, messageId, message, related) => {
-      const key = `${file}:${loc.line}:${loc.column}`;
-      if (found.has(key) || isAllowed(model, token, file)) return;
-      found.set(key, { token, finding: { messageId, file, loc, message, ...(related && related.length > 0 && { related }) } });
+    const keep = (item: Found): void => {
+      const key = `${item.finding.file}:${item.finding.loc.line}:${item.finding.loc.column}`;
+      if (!found.has(key)) found.set(key, item);
     };
     for (const file of shipped) {
-      if (isScriptFile(file)) {
-        const facts = model.facts(file);
-        if (facts) scriptFindings(model, file, facts, vocabulary, report);
-        continue;
-      }
-      // A shell script or code block says which of its variables come from the environment; prose only names them.
-      const lexical = !isMarkdownFile(file) && hasLexicalEnv(file);
-      for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report, lexical);
-      for (const use of envUses(model, file)) {
-        if (use.op !== 'read') continue;
-        if (!isMarkdownFile(file) && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, 'runnerDetection', runnerMessage(`$${use.name}`));
-        const uses = vocabulary.env.get(use.name);
-        if (uses) {
-          const { message, related } = envMessage(use.name, uses, lexical ? 'reads' : 'names');
-          report(file, use.name, use.loc, lexical ? 'testOnlyEnvVar' : 'testOnlyEnvMention', message, related);
-        }
-      }
+      for (const item of units.of(file, () => fileFindings(model, file, vocabulary), context)) keep(item);
     }
+    const report = reporter(model, keep);
     for (const [name, reads] of harnessKnobs(model)) {
       for (const read of reads) {
         const added = addedByDiff(model, read.file, name);
@@ -79,6 +65,41 @@ export default createRule({
     return onePerMention([...found.values()]);
   },
 });
+
+/** What `report` keeps: a finding with the token it names, unless the configuration allows the token in that file. */
+function reporter(model: RepoModel, keep: (item: Found) => void): Report {
+  return (file, token, loc, messageId, message, related) => {
+    if (isAllowed(model, token, file)) return;
+    keep({ token, finding: { messageId, file, loc, message, ...(related && related.length > 0 && { related }) } });
+  };
+}
+
+/** One shipped file's findings, the first at each place. */
+function fileFindings(model: RepoModel, file: string, vocabulary: Vocabulary): Found[] {
+  const found = new Map<string, Found>();
+  const report = reporter(model, (item) => {
+    const key = `${item.finding.loc.line}:${item.finding.loc.column}`;
+    if (!found.has(key)) found.set(key, item);
+  });
+  if (isScriptFile(file)) {
+    const facts = model.facts(file);
+    if (facts) scriptFindings(model, file, facts, vocabulary, report);
+    return [...found.values()];
+  }
+  // A shell script or code block says which of its variables come from the environment; prose only names them.
+  const lexical = !isMarkdownFile(file) && hasLexicalEnv(file);
+  for (const run of textRuns(model, file) ?? []) runFindings(model, file, run, vocabulary, report, lexical);
+  for (const use of envUses(model, file)) {
+    if (use.op !== 'read') continue;
+    if (!isMarkdownFile(file) && RUNNER_ENV.has(use.name)) report(file, use.name, use.loc, 'runnerDetection', runnerMessage(`$${use.name}`));
+    const uses = vocabulary.env.get(use.name);
+    if (uses) {
+      const { message, related } = envMessage(use.name, uses, lexical ? 'reads' : 'names');
+      report(file, use.name, use.loc, lexical ? 'testOnlyEnvVar' : 'testOnlyEnvMention', message, related);
+    }
+  }
+  return [...found.values()];
+}
 
 /** With --base: whether the diff brought `name` into `file` (a new file, or one whose text at the base never named it). */
 function addedByDiff(model: RepoModel, file: string, name: string): boolean {

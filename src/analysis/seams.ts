@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
@@ -428,6 +429,13 @@ function computeTestVocabulary(model: RepoModel): Vocabulary {
   for (const list of env.values()) list.sort(compareUses);
   const vocabulary: Vocabulary = { areas, env, names: testOnlyNames(model, areas), tokens: model.config.shipped.testTokens };
   return vocabulary;
+}
+
+/** The identity of a vocabulary's content (its areas follow from the configuration and the listing): what a verdict computed under it was given. */
+export function vocabularyDigest(vocabulary: Vocabulary): string {
+  return createHash('sha1')
+    .update(JSON.stringify([[...vocabulary.env], [...vocabulary.names], vocabulary.tokens]))
+    .digest('hex');
 }
 
 /** Name segments that mark an env var as a knob of the harness: `FORGE_FAKE_PUSH`, `APP_E2E_MODE`, `SKIP_EVAL_GUARD`. */

@@ -332,6 +332,64 @@ describe('verdicts reused unit by unit', () => {
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
+  it('shipped files are checked again for carve-outs when the test vocabulary they were checked against changed, and only then', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
+      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
+      'src/other.ts': 'export const other = 1;\n',
+      'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'no-test-carve-outs';
+    const units = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
+    };
+    expect((await units()).findings).toEqual([]);
+
+    // Only the test sets the variable now: the shipped read is a carve-out, though src/ did not change.
+    writeFileSync(join(dir, 'test/replay.test.ts'), "import { test } from 'vitest';\nprocess.env.ACME_REPLAY_DIR = '/tmp/replay';\ntest('replays', () => 1);\n");
+    const after = await units();
+    expect(after.units).toEqual({ evaluated: 2, reused: 0 });
+    expect(ids(after.findings)).toEqual([`${rule}/testOnlyEnvVar src/replay.ts:1:26`]);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+
+    // The test changes, the vocabulary does not: every shipped file's verdict is taken back.
+    appendFileSync(join(dir, 'test/replay.test.ts'), '// one more line\n');
+    const again = await units();
+    expect(again.units).toEqual({ evaluated: 0, reused: 2 });
+    expect(again.findings).toEqual(after.findings);
+  });
+
+  it('a shipped page whose link target lost its heading is checked again; the pages that link elsewhere are taken back', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] }, shipped: { include: ['docs/**/*.md'] } }),
+      'docs/guide.md': '# Guide\n\nSee [setup](setup.md#install).\n',
+      'docs/setup.md': '# Setup\n\n## Install\n\nRun it.\n',
+      'docs/other.md': '# Other\n\nSee [the guide](guide.md).\n',
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'no-dangling-references';
+    const units = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
+    };
+    expect((await units()).findings).toEqual([]);
+
+    writeFileSync(join(dir, 'docs/setup.md'), '# Setup\n\n## Installation\n\nRun it.\n');
+    const after = await units();
+    // The guide read the setup page's headings; the setup page itself changed; the other page is taken back.
+    expect(after.units).toEqual({ evaluated: 2, reused: 1 });
+    expect(ids(after.findings)).toEqual([`${rule}/missingAnchor docs/guide.md:3:13`]);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
   it('the suppression comments of a unit taken back are checked as the run that computed it checked them', async () => {
     const dir = demo();
     const test = join(dir, 'test/findings.test.ts');
