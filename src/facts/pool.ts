@@ -4,7 +4,7 @@ import { extractScriptFacts } from './extract-script.js';
 import type { FileFacts } from './types.js';
 
 /** How many scripts one message carries: enough that messaging is a small part of a batch, few enough to share the work evenly. */
-const BATCH = 32;
+export const BATCH = 32;
 /** With `auto`, fewer scripts than this are extracted on the main thread alone: a worker loads the compiler before its first file, which costs about as much as extracting this many (measured: a worker's first 1284 scripts took twice as long as the warm main thread's). */
 export const AUTO_MIN_SCRIPTS = 2000;
 /** With `auto`, never more threads than this: past it the main thread, which reads every text and receives every result, is the bottleneck. */
@@ -70,7 +70,8 @@ export class ExtractionPool {
     return this.workers.length;
   }
 
-  async extract(scripts: readonly Script[]): Promise<PoolResult> {
+  /** `onMain`: false to leave every batch to the workers while the main thread does something else. */
+  async extract(scripts: readonly Script[], onMain = true): Promise<PoolResult> {
     const facts = new Map<string, FileFacts>();
     const batches: Script[][] = [];
     for (let i = 0; i < scripts.length; i += BATCH) batches.push(scripts.slice(i, i + BATCH));
@@ -116,7 +117,7 @@ export class ExtractionPool {
           }),
       );
     // The main thread works too, a batch at a time, and yields between batches so that the workers' answers come in.
-    for (let batch = take(); batch !== undefined; batch = take()) {
+    for (let batch = onMain ? take() : undefined; batch !== undefined; batch = take()) {
       for (const { file, text } of batch) facts.set(file, extractScriptFacts(file, text, { calls: this.calls }));
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -651,6 +651,39 @@ export class RepoModel {
   }
 
   /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
+  /**
+   * The scripts whose content git does not know (edited, staged, untracked),
+   * with the text this run reads for them: what a run with a warm fact cache
+   * may still have to parse. Null when there are more than `max`.
+   */
+  changedScripts(max: number): { file: string; text: string }[] | null {
+    const out: { file: string; text: string }[] = [];
+    for (const file of this.files) {
+      if (!isScriptFile(file) || this.knownId(file) !== null || this.oversized.has(file) || this.unfollowed.has(file) || this.factsMemo.has(file) || this.readAhead.has(file)) continue;
+      if (out.length === max) return null;
+      const overlay = this.overlays.get(file);
+      if (overlay !== undefined) {
+        out.push({ file, text: overlay });
+        continue;
+      }
+      const read = this.readDisk(file);
+      this.readAhead.set(file, read);
+      if (read.ok) out.push({ file, text: read.bytes.toString('utf8') });
+    }
+    return out;
+  }
+
+  /** Whether the fact cache is on and holds a file from an earlier run: a warm run's. */
+  get warmFactCache(): boolean {
+    const file = this.cache?.file ?? null;
+    return file !== null && existsSync(file);
+  }
+
+  /** Reads the fact cache now (the first fact asked for would). */
+  loadFactCache(): void {
+    this.cache?.load();
+  }
+
   extractionCalls(): readonly string[] {
     return this.callNames;
   }

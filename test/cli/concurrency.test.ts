@@ -1,3 +1,6 @@
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, runCli, writeFiles } from '../support/repo.js';
@@ -23,7 +26,10 @@ function largerDemo(): string {
   };
   for (let i = 0; i < 120; i++) {
     const helper = i % 40 === 0 ? `import { ask } from './helpers/llm-client.js';\n` : i % 55 === 0 ? `import { value } from './helpers/broken.js';\n` : `import { score } from './helpers/local-${i % 7}.js';\n`;
-    files[`test/generated-${i}.test.ts`] = `${helper}import { describe, expect, it } from 'vitest';\ndescribe('generated ${i}', () => {\n  it('holds ${i}', () => { expect(${i}).toBe(${i}); });\n});\n`;
+    files[`test/generated-${i}.test.ts`] = `${helper}import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';\ndescribe('generated ${i}', () => {\n  it('holds ${i}', () => { expect(${i}).toBe(${i}); });\n});\n`;
   }
   for (let k = 0; k < 7; k++) files[`test/helpers/local-${k}.ts`] = `export function score(x: number): number { return x * ${k}; }\n`;
   writeFiles(dir, files);
@@ -64,6 +70,26 @@ describe('--concurrency', () => {
   it('auto starts no thread for a repository this small', () => {
     const report = check(largerDemo());
     expect(report.summary.stats?.facts.workers).toBeUndefined();
+  });
+
+  it('unset, a warm run parses the scripts edited since on one worker while the fact cache loads, and reports what the main thread alone does', () => {
+    const dir = largerDemo();
+    const cache = mkdtempSync(join(tmpdir(), 'tripwire-concurrency-'));
+    const warm = (...args: string[]): Report => {
+      const run = runCli(['check', '--format', 'json', '--stats', '--cache-location', cache, ...args], dir);
+      expect(run.code, run.stderr).toBe(1);
+      return JSON.parse(run.stdout) as Report;
+    };
+    // The first run has no fact cache to overlap with: everything on the main thread.
+    expect(warm().summary.stats?.facts.workers).toBeUndefined();
+    appendFileSync(join(dir, 'test/helpers/local-3.ts'), "export const edited = 'yes';\n");
+    const report = warm();
+    expect(report.summary.stats?.facts.workers).toEqual({ threads: 1, parsed: 1 });
+    expect(report.findings).toEqual(check(dir, '--concurrency', 'off').findings);
+    // An explicit off keeps it on the main thread.
+    appendFileSync(join(dir, 'test/helpers/local-3.ts'), "export const again = 'yes';\n");
+    expect(warm('--concurrency', 'off').summary.stats?.facts.workers).toBeUndefined();
+    rmSync(cache, { recursive: true, force: true });
   });
 
   it('refuses a value that is not a positive integer, auto or off', () => {
