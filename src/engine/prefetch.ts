@@ -1,3 +1,4 @@
+import { AheadExtraction } from '../facts/ahead.js';
 import { BATCH, ExtractionPool, threadsFor, type Concurrency } from '../facts/pool.js';
 import type { RepoModel } from '../model/model.js';
 
@@ -55,31 +56,19 @@ export async function prefetchFacts(model: RepoModel, concurrency: Concurrency):
 }
 
 /**
- * A warm run's few changed scripts (edited, staged, untracked), extracted on
- * one worker thread while the main thread reads the fact cache: the compiler
- * loads there, off the run's critical path. Only with `--concurrency` unset
- * (an explicit `off` keeps everything on the main thread), and only for at
- * most one batch of scripts (more are a cold run's, prefetchFacts' to share
- * out). What a worker could not extract is extracted when asked, as before.
+ * A warm run's few changed scripts (edited, untracked, and with `--staged`
+ * those the index changed), extracted on one worker thread while the main
+ * thread reads the fact cache and evaluates what does not need them: the
+ * compiler loads there, off the run's critical path, and a rule that needs
+ * one of them waits for the worker (AheadExtraction). Only with
+ * `--concurrency` unset (an explicit `off` keeps everything on the main
+ * thread), with a fact cache from an earlier run, and for at most one batch
+ * of scripts (more are a cold run's, prefetchFacts' to share out).
  */
-export async function extractChangedAhead(model: RepoModel, concurrency: Concurrency | undefined): Promise<PrefetchStats> {
-  const stats: PrefetchStats = { workers: 0, byWorkers: 0 };
-  if (concurrency !== undefined || !model.warmFactCache) return stats;
-  const scripts = model.changedScripts(BATCH);
-  if (scripts === null || scripts.length === 0) return stats;
-  const pool = new ExtractionPool(model.extractionCalls(), 2);
-  try {
-    const pending = pool.extract(scripts, false);
-    model.loadFactCache();
-    const { facts, byWorkers } = await pending;
-    for (const { file, text } of scripts) {
-      const extracted = facts.get(file);
-      if (extracted) model.offerFacts(file, text, extracted);
-    }
-    stats.byWorkers = byWorkers;
-    return stats;
-  } finally {
-    stats.workers = pool.started;
-    await pool.close();
-  }
+export function extractChangedAhead(model: RepoModel, concurrency: Concurrency | undefined, staged: boolean): AheadExtraction | null {
+  if (concurrency !== undefined || !model.warmFactCache) return null;
+  const scripts = model.changedScripts(BATCH, staged);
+  const ahead = scripts === null ? null : AheadExtraction.start(model.extractionCalls(), scripts);
+  if (ahead) model.extractingAhead(ahead);
+  return ahead;
 }

@@ -33,14 +33,20 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const rules: RuleTime[] = [];
   // A cold run extracts ahead, on several threads, the facts the rules are about to ask for one by one.
   const prefetchStarted = performance.now();
-  // A warm run parses its few changed scripts on a worker while the fact cache loads.
-  const early = await extractChangedAhead(model, options.concurrency);
+  // A warm run parses its few changed scripts on a worker while the main thread goes on.
+  const early = extractChangedAhead(model, options.concurrency, options.staged === true);
   const ahead = await prefetchFacts(model, options.concurrency ?? 'off');
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.
   const verdicts = model.tracksReads ? openVerdicts(model, cacheDirectory(root, options.cacheLocation), configPath === null ? null : fileBlobId(configPath)) : null;
-  const { findings, suppressed } = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
+  let evaluated: ReturnType<typeof evaluate>;
+  try {
+    evaluated = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
+  } finally {
+    await early?.close();
+  }
+  const { findings, suppressed } = evaluated;
   const factsMs = model.stats.factsMs - factsBefore;
   const rulesMs = rules.reduce((sum, rule) => sum + rule.ms, 0);
   watch.phases.push({ name: 'facts (read, parse, cache)', ms: roundMs(factsMs) }, { name: 'rules', ms: roundMs(rulesMs) });
@@ -74,7 +80,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     rulesRun: selected.map((s) => s.rule),
     outsideInputs: outsideInputs(model),
     cacheRefused,
-    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read, ...(ahead.workers + early.workers > 0 && { workers: { threads: Math.max(ahead.workers, early.workers), parsed: ahead.byWorkers + early.byWorkers } }) } },
+    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read, ...(ahead.workers > 0 && { workers: { threads: ahead.workers, parsed: ahead.byWorkers } }), ...(early && { workers: { threads: 1, parsed: early.answered } }) } },
   };
 }
 

@@ -23,8 +23,6 @@ export interface FactCacheOptions<T> {
 
 export interface FactCache<T> {
   get(key: string): T | undefined;
-  /** Reads the cache file now, if it was not read yet (get reads it on first use). */
-  load(): void;
   set(key: string, value: T): void;
   /**
    * Writes what this run added, if anything: appended to a log next to the
@@ -67,7 +65,6 @@ function noCache<T>(): FactCache<T> {
       stats.misses++;
       return undefined;
     },
-    load() {},
     set() {},
     save() {},
     stats,
@@ -188,9 +185,6 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   }
 
   return {
-    load() {
-      load();
-    },
     get(key) {
       const value = touched.get(key) ?? load().get(key);
       if (value === undefined) {

@@ -38,8 +38,24 @@ export function threadsFor(concurrency: Concurrency, scripts: number): number {
  * TypeScript sources (the test runner does), there is none a worker thread
  * can load, and extraction stays on the main thread.
  */
-function workerUrl(): URL | null {
+export function workerUrl(): URL | null {
   return import.meta.url.endsWith('.js') ? new URL('./extract-worker.js', import.meta.url) : null;
+}
+
+/**
+ * The parent's Node options for a worker, without those that name the
+ * parent's own entry (`--input-type` is refused for a file, and `--eval`
+ * would run the parent's script): run from `node -e`, a worker would fail.
+ */
+export function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print' || arg === '--input-type') i++;
+    else if (!/^--(?:input-type|eval|print)=/.test(arg)) out.push(arg);
+  }
+  return out;
 }
 
 export interface PoolResult {
@@ -70,8 +86,7 @@ export class ExtractionPool {
     return this.workers.length;
   }
 
-  /** `onMain`: false to leave every batch to the workers while the main thread does something else. */
-  async extract(scripts: readonly Script[], onMain = true): Promise<PoolResult> {
+  async extract(scripts: readonly Script[]): Promise<PoolResult> {
     const facts = new Map<string, FileFacts>();
     const batches: Script[][] = [];
     for (let i = 0; i < scripts.length; i += BATCH) batches.push(scripts.slice(i, i + BATCH));
@@ -79,7 +94,7 @@ export class ExtractionPool {
     const take = (): Script[] | undefined => batches[next++];
     let byWorkers = 0;
     const url = workerUrl();
-    if (url !== null) while (this.workers.length < Math.min(this.threads - 1, batches.length)) this.workers.push(new Worker(url));
+    if (url !== null) while (this.workers.length < Math.min(this.threads - 1, batches.length)) this.workers.push(new Worker(url, { execArgv: workerExecArgv() }));
     const finished = this.workers
       .filter((worker) => !this.broken.has(worker))
       .map(
@@ -117,7 +132,7 @@ export class ExtractionPool {
           }),
       );
     // The main thread works too, a batch at a time, and yields between batches so that the workers' answers come in.
-    for (let batch = onMain ? take() : undefined; batch !== undefined; batch = take()) {
+    for (let batch = take(); batch !== undefined; batch = take()) {
       for (const { file, text } of batch) facts.set(file, extractScriptFacts(file, text, { calls: this.calls }));
       await new Promise((resolve) => setImmediate(resolve));
     }

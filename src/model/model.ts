@@ -169,6 +169,7 @@ export class RepoModel {
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
   /** Facts extracted on another thread (engine/prefetch.ts), with the text they were extracted from: taken by extract(). */
   private readonly offered = new Map<string, { text: string; facts: FileFacts }>();
+  private ahead: { take(file: string, text: string): FileFacts | undefined } | null = null;
   /** Reads done ahead for scriptsToExtract: text() takes them as its own read, and records what it would have. */
   private readonly readAhead = new Map<string, BoundedRead>();
   private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
@@ -652,14 +653,17 @@ export class RepoModel {
 
   /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
   /**
-   * The scripts whose content git does not know (edited, staged, untracked),
-   * with the text this run reads for them: what a run with a warm fact cache
-   * may still have to parse. Null when there are more than `max`.
+   * The scripts whose content git does not know (edited, untracked), and with
+   * `staged` those the diff changed, with the text this run reads for them:
+   * what a run with a warm fact cache may still have to parse. Null when
+   * there are more than `max`.
    */
-  changedScripts(max: number): { file: string; text: string }[] | null {
+  changedScripts(max: number, staged: boolean): { file: string; text: string }[] | null {
     const out: { file: string; text: string }[] = [];
+    const inDiff = new Set(staged ? (this.diffInput?.changes ?? []).filter((change) => change.status !== 'deleted').map((change) => change.path) : []);
     for (const file of this.files) {
-      if (!isScriptFile(file) || this.knownId(file) !== null || this.oversized.has(file) || this.unfollowed.has(file) || this.factsMemo.has(file) || this.readAhead.has(file)) continue;
+      if (this.knownId(file) !== null && !inDiff.has(file)) continue;
+      if (!isScriptFile(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.factsMemo.has(file) || this.readAhead.has(file)) continue;
       if (out.length === max) return null;
       const overlay = this.overlays.get(file);
       if (overlay !== undefined) {
@@ -679,9 +683,9 @@ export class RepoModel {
     return file !== null && existsSync(file);
   }
 
-  /** Reads the fact cache now (the first fact asked for would). */
-  loadFactCache(): void {
-    this.cache?.load();
+  /** Facts being extracted on another thread (facts/ahead.ts): extract() takes them for the same text instead of extracting the file. */
+  extractingAhead(source: { take(file: string, text: string): FileFacts | undefined }): void {
+    this.ahead = source;
   }
 
   extractionCalls(): readonly string[] {
@@ -918,7 +922,7 @@ export class RepoModel {
       return cached;
     }
     // Facts a worker extracted from this very text: the same the line below would give.
-    const facts = (offered?.text === text ? offered.facts : undefined) ?? (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
+    const facts = (offered?.text === text ? offered.facts : undefined) ?? (pinned ? undefined : this.ahead?.take(file, text)) ?? (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
     this.stats.parsed++;
     if (facts.outOfStack !== true) this.cache?.set(key, facts);
     return facts;
