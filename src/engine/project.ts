@@ -3,6 +3,7 @@ import { loadConfig, loadConfigSync, type LoadedConfig } from '../config/load.js
 import { findWorkspaceRoot } from '../config/root.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../config/schema.js';
 import { cacheDirectory, openFactCache } from '../facts/cache.js';
+import { useCodeCache } from '../parse/typescript.js';
 import type { CachedFacts } from '../facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput, type WorkspaceScope } from '../model/model.js';
 import type { FileChange } from '../repo/diff.js';
@@ -93,6 +94,8 @@ function assembleModel(
   diff: DiffInput | undefined,
 ): BuiltModel {
   const { config, root } = loaded;
+  // The compiler's compiled code is the user's, not the repository's: kept unless no cache is wanted at all.
+  useCodeCache(options.cache !== false);
   const cacheRefused = options.cache === false ? null : (options.cacheRefused ?? null);
   // The configuration the facts depend on (recorded callee names) is part of each entry's key.
   // Facts are only ever taken from files within the size limit: another limit, another cache.

@@ -1,6 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { workerExecArgv, workerUrl, type ExtractRequest, type ExtractResponse, type Script } from './pool.js';
 import type { FileFacts } from './types.js';
+import { usesCodeCache } from '../parse/typescript.js';
 
 /** How long the main thread waits for the worker to start (it takes tens of milliseconds) before it extracts the scripts itself. */
 const STARTUP_MS = 2_000;
@@ -42,7 +43,7 @@ export class AheadExtraction {
     if (url === null || scripts.length === 0) return null;
     const { port1, port2 } = new MessageChannel();
     const shared = new SharedArrayBuffer(4);
-    const worker = new Worker(url, { workerData: { answerPort: port2, signal: shared }, transferList: [port2], execArgv: workerExecArgv() });
+    const worker = new Worker(url, { workerData: { answerPort: port2, signal: shared, codeCache: usesCodeCache() }, transferList: [port2], execArgv: workerExecArgv() });
     // A worker that fails answers nothing, and the main thread extracts the scripts itself: not the run's error.
     worker.on('error', () => {});
     worker.postMessage({ calls, scripts: [...scripts] } satisfies ExtractRequest);

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
+import { usesCodeCache } from '../parse/typescript.js';
 import type { FileFacts } from './types.js';
 
 /** How many scripts one message carries: enough that messaging is a small part of a batch, few enough to share the work evenly. */
@@ -94,7 +95,7 @@ export class ExtractionPool {
     const take = (): Script[] | undefined => batches[next++];
     let byWorkers = 0;
     const url = workerUrl();
-    if (url !== null) while (this.workers.length < Math.min(this.threads - 1, batches.length)) this.workers.push(new Worker(url, { execArgv: workerExecArgv() }));
+    if (url !== null) while (this.workers.length < Math.min(this.threads - 1, batches.length)) this.workers.push(new Worker(url, { execArgv: workerExecArgv(), workerData: { codeCache: usesCodeCache() } }));
     const finished = this.workers
       .filter((worker) => !this.broken.has(worker))
       .map(

@@ -1,21 +1,100 @@
-import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
 import type * as TS from 'typescript';
+import { cacheKeyFile, cacheSecret, sealedBytes, unsealedBytes } from '../util/cache-secret.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 export type TypeScript = typeof TS;
 
 let loaded: TypeScript | undefined;
+let codeCacheOn = false;
+/** What became of the compiled compiler this process looked for (useCodeCache): for --stats and the tests. */
+let codeCacheState: 'off' | 'used' | 'created' | 'unwritable' = 'off';
+/** The compiled script to keep once the parser has run (its functions compile lazily, on first use). */
+let pending: { script: Script; file: string; context: string } | null = null;
 
 /**
  * The compiler is loaded on first use only: a warm run (every fact cached)
  * never pays for it. `createRequire` loads it in about a third of the time
- * of an ESM `import()` of the same CommonJS bundle.
+ * of an ESM `import()` of the same CommonJS bundle; with the code cache on
+ * (useCodeCache), V8's compiled code of an earlier run spares most of that.
  */
 export function loadTypeScript(): TypeScript {
   if (!loaded) {
-    const ts: TypeScript = createRequire(import.meta.url)('typescript');
+    const require = createRequire(import.meta.url);
+    const ts: TypeScript = (codeCacheOn ? loadCompiled(require.resolve('typescript')) : null) ?? require('typescript');
     loaded = ts;
   }
   return loaded;
+}
+
+/**
+ * Keep V8's compiled code of the compiler between runs, in the user's cache
+ * directory beside the cache key, sealed with it like every other cache:
+ * compiled code is code, and only this user's runs can have written it.
+ * Node 20 has no compile cache of its own (module.enableCompileCache is 22's).
+ */
+export function useCodeCache(on: boolean): void {
+  codeCacheOn = on;
+}
+
+export function usesCodeCache(): boolean {
+  return codeCacheOn;
+}
+
+export function codeCache(): typeof codeCacheState {
+  return codeCacheState;
+}
+
+/** The compiler run from its source with the compiled code of an earlier run; null when anything is amiss (the caller requires it). */
+function loadCompiled(file: string): TypeScript | null {
+  const secret = cacheSecret();
+  if (!secret.persistent) return null;
+  try {
+    const stat = statSync(file);
+    // V8 checks the code against the source's length, not its content: the key names the very file (a reinstall changes its ctime).
+    const key = createHash('sha1').update(`${process.version} ${process.arch} ${file} ${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs}`).digest('hex');
+    const cacheFile = join(dirname(cacheKeyFile()), 'compiled', `typescript-${key}.bin`);
+    const context = `tripwire-compiled ${key}`;
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = unsealedBytes(secret, context, readFileSync(cacheFile)) ?? undefined;
+    } catch {
+      cachedData = undefined;
+    }
+    const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cachedData && { cachedData }) });
+    const exports: { value: unknown } = { value: {} };
+    const module = {
+      get exports(): unknown {
+        return exports.value;
+      },
+      set exports(value: unknown) {
+        exports.value = value;
+      },
+    };
+    (script.runInThisContext() as (...args: unknown[]) => void).call(exports.value, exports.value, createRequire(file), module, file, dirname(file));
+    if (cachedData && !script.cachedDataRejected) codeCacheState = 'used';
+    else pending = { script, file: cacheFile, context };
+    return exports.value as TypeScript;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the compiled compiler once the parser has run: the functions it compiled on first use are in it. */
+function keepCompiled(): void {
+  const kept = pending;
+  if (kept === null) return;
+  pending = null;
+  try {
+    writeFileAtomic(kept.file, sealedBytes(cacheSecret(), kept.context, kept.script.createCachedData()));
+    codeCacheState = 'created';
+  } catch {
+    codeCacheState = 'unwritable';
+  }
 }
 
 export function isTypeScriptLoaded(): boolean {
@@ -34,7 +113,9 @@ export function scriptKindOf(ts: TypeScript, path: string): TS.ScriptKind {
 /** `parents: false` leaves out the parent pointers, for a caller that sets them as it walks the tree (facts/walk.ts). */
 export function parseScript(path: string, text: string, parents = true): TS.SourceFile {
   const ts = loadTypeScript();
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, parents, scriptKindOf(ts, path));
+  const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, parents, scriptKindOf(ts, path));
+  keepCompiled();
+  return sourceFile;
 }
 
 /** The parser's own syntax errors; not part of the public API, so read defensively. */

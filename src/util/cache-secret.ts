@@ -115,3 +115,21 @@ export function unsealed(secret: CacheSecret, context: string, record: string): 
   const expected = Buffer.from(macOf(secret, context, text), 'latin1');
   return timingSafeEqual(claimed, expected) ? text : null;
 }
+
+/** A binary record: the 32-byte HMAC-SHA256 of `bytes` under the key and `context`, then the bytes. */
+export function sealedBytes(secret: CacheSecret, context: string, bytes: Uint8Array): Buffer {
+  return Buffer.concat([bytesMac(secret, context, bytes), bytes]);
+}
+
+/** The bytes of a binary record whose MAC verifies under the key; null for anything else. */
+export function unsealedBytes(secret: CacheSecret, context: string, record: Buffer): Buffer | null {
+  if (record.length <= MAC_BYTES) return null;
+  const bytes = record.subarray(MAC_BYTES);
+  return timingSafeEqual(record.subarray(0, MAC_BYTES), bytesMac(secret, context, bytes)) ? bytes : null;
+}
+
+const MAC_BYTES = 32;
+
+function bytesMac(secret: CacheSecret, context: string, bytes: Uint8Array): Buffer {
+  return createHmac('sha256', secret.key).update(context, 'utf8').update('\0').update(bytes).digest();
+}
