@@ -1,9 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { blobId, fileBlobId } from './blob-id.js';
-import { createBlobReader, findGitRoot, isOversized, simpleGit } from './git.js';
+import { createBlobReader, findGitRoot, isOversized, plainGit, type RawGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
 import { toPosix } from '../util/path.js';
@@ -27,7 +26,7 @@ export class MissingRefError extends Error {
  * non-zero exit that printed nothing on stderr (`rev-parse --verify --quiet`,
  * `merge-base` without a common ancestor) with empty output, hence the '' check.
  */
-async function attempt(git: SimpleGit, args: string[]): Promise<string | null> {
+async function attempt(git: RawGit, args: string[]): Promise<string | null> {
   try {
     const output = (await git.raw(args)).trim();
     return output === '' ? null : output;
@@ -36,11 +35,11 @@ async function attempt(git: SimpleGit, args: string[]): Promise<string | null> {
   }
 }
 
-function commitOf(git: SimpleGit, ref: string): Promise<string | null> {
+function commitOf(git: RawGit, ref: string): Promise<string | null> {
   return attempt(git, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
 }
 
-async function fetchHint(git: SimpleGit, ref: string): Promise<string> {
+async function fetchHint(git: RawGit, ref: string): Promise<string> {
   const configured = (await attempt(git, ['remote']))?.split('\n').filter((name) => name !== '') ?? [];
   const remotes = configured.length > 0 ? configured : ['origin'];
   const tracking = ref.startsWith('refs/remotes/') ? ref.slice('refs/remotes/'.length) : ref;
@@ -60,7 +59,7 @@ async function fetchHint(git: SimpleGit, ref: string): Promise<string> {
  */
 export async function resolveBase(root: string, ref: string): Promise<string> {
   if ((await findGitRoot(root)) === null) throw new Error(`${root} is not inside a git work tree`);
-  const git = simpleGit({ baseDir: root });
+  const git = plainGit(root);
   const head = await commitOf(git, 'HEAD');
   if (head === null) {
     throw new MissingRefError('HEAD', `HEAD has no commit: the repository has no commits yet, so there is no merge base with '${ref}'. Commit first, or compare the index with --staged.`);
@@ -105,7 +104,7 @@ export async function changedFiles(root: string, dir: string, options: ChangedFi
   if (options.base === undefined && options.staged !== true) throw new Error('changedFiles needs a base, staged, or both');
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
-  const git = simpleGit({ baseDir: root });
+  const git = plainGit(root);
   // --no-relative: a user's diff.relative setting would make names relative to the cwd.
   const diff = ['diff', '--name-only', '-z', '--no-renames', '--no-relative', '--no-ext-diff'];
 
@@ -150,7 +149,7 @@ export interface FileChange {
 export async function diffChanges(root: string, dir: string, mergeBase: string, options: { staged?: boolean } = {}): Promise<FileChange[]> {
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
-  const git = simpleGit({ baseDir: root });
+  const git = plainGit(root);
   const [entries, untrackedOutput] = await Promise.all([
     options.staged === true ? git.raw(['diff-index', '--cached', '--raw', '-z', '-M', ...NO_USER_DIFF, mergeBase, ...pathspec]).then(parseRaw) : workTreeChanges(git, root, mergeBase, pathspec, true),
     options.staged === true ? Promise.resolve('') : git.raw(['ls-files', '-z', '--others', '--exclude-standard', ...pathspec]),
@@ -214,7 +213,7 @@ function parseRaw(output: string): RawEntry[] {
  * data, so a file whose stat is stale is listed though its content is the
  * tree's: such an entry is dropped when the file's blob id equals the tree's.
  */
-async function workTreeChanges(git: SimpleGit, root: string, tree: string, pathspec: readonly string[], renames: boolean): Promise<RawEntry[]> {
+async function workTreeChanges(git: RawGit, root: string, tree: string, pathspec: readonly string[], renames: boolean): Promise<RawEntry[]> {
   const entries = parseRaw(await git.raw(['diff-index', '--raw', '-z', renames ? '-M' : '--no-renames', ...NO_USER_DIFF, tree, ...pathspec]));
   return entries.filter((entry) => {
     if (entry.status !== 'M' || !NULL_ID.test(entry.newId)) return true;
@@ -293,9 +292,9 @@ export interface StagedState {
 export async function readStagedState(root: string, dir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedState> {
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
-  const git = simpleGit({ baseDir: root });
+  const git = plainGit(root);
   const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
-  const [indexed, unstaged, head] = await Promise.all([
+  const [indexed, unstaged, head, againstHead] = await Promise.all([
     git.raw(['ls-files', '-z', '-s', '-t', '--cached', ...pathspec]),
     // Index against work tree with plumbing (never refreshes the index); a stale-stat entry whose content equals the index is dropped.
     git.raw(['diff-files', '--raw', '-z', ...NO_USER_DIFF, ...pathspec]).then((output) =>
@@ -305,6 +304,8 @@ export async function readStagedState(root: string, dir: string, maxBytes = Numb
         .join('\0'),
     ),
     attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
+    // Asked beside the others rather than after them (a chain of git processes is what a hook waits for); an unborn HEAD fails it.
+    diffChanges(root, dir, 'HEAD', { staged: true }).catch(() => null),
   ]);
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
   const listing = parseListing(prefix, indexed, true);
@@ -315,7 +316,7 @@ export async function readStagedState(root: string, dir: string, maxBytes = Numb
   // The index id of every file the work tree agrees with: its facts need no read.
   for (const file of differing) ids.delete(file);
   const base = head?.trim() || EMPTY_TREE;
-  const changes = await diffChanges(root, dir, base, { staged: true });
+  const changes = base !== EMPTY_TREE && againstHead !== null ? againstHead : await diffChanges(root, dir, base, { staged: true });
   const oldPaths = base === EMPTY_TREE ? [] : changes.flatMap((change) => (change.status === 'added' ? [] : [change.oldPath ?? change.path]));
   const [index, old] = await Promise.all([readTextsAt(root, dir, '', differing, maxBytes), readTextsAt(root, dir, base, oldPaths, maxBytes)]);
   return { files, blobIds: ids, indexTexts: index.texts, indexOversized: index.oversized, base, changes, oldTexts: old.texts, oldOversized: old.oversized, unfollowed, gitlinks };

@@ -38,6 +38,16 @@ export function gitOutput(cwd: string, args: readonly string[]): Promise<GitOutp
   });
 }
 
+/** What the diff readers ask of git: one command's standard output. */
+export interface RawGit {
+  raw(args: string[]): Promise<string>;
+}
+
+/** Plain child processes for the commands of a check (`--staged`, `--base`): loading simple-git costs more than they do. */
+export function plainGit(root: string): RawGit {
+  return { raw: (args) => gitRaw(root, args) };
+}
+
 /** git's standard output; a non-zero exit is an error carrying git's message. */
 async function gitRaw(cwd: string, args: readonly string[]): Promise<string> {
   const result = await gitOutput(cwd, args);
