@@ -390,6 +390,35 @@ describe('verdicts reused unit by unit', () => {
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
+  it('a rule verdict stored by a run that took units back depends on what those units read', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({ preset: 'strict', tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] }, rules: { 'touchfiles-cover-paid-tests': 'off', 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' } }),
+      'src/first.ts': "export function first(): string {\n  return 'first';\n}\n",
+      'src/second.ts': "export function second(): string {\n  return 'second';\n}\n",
+      'test/first.test.ts': "import { test } from 'vitest';\nimport { first } from '../src/first';\ntest('first', () => first());\n",
+      'test/second.test.ts': "import { test } from 'vitest';\nimport { second } from '../src/second';\ntest('second', () => second());\n",
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'no-paid-calls-in-free-tests';
+    const units = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings.filter((finding) => finding.ruleId === rule), stat: result.stats.rules.find((stat) => stat.id === rule) };
+    };
+    await units();
+    // The first test changes: the rule runs, computes its unit and takes the second's back, and stores its verdict.
+    appendFileSync(join(dir, 'test/first.test.ts'), '// one more line\n');
+    expect((await units()).stat?.units).toEqual({ evaluated: 1, reused: 1 });
+    // What only the second test's unit read changes: that verdict is stale.
+    writeFileSync(join(dir, 'src/second.ts'), "import { execFileSync } from 'node:child_process';\nexport function second(): string {\n  return execFileSync('claude', ['-p', 'hi'], { encoding: 'utf8' });\n}\n");
+    const after = await units();
+    expect(after.stat?.reused).toBeUndefined();
+    expect(ids(after.findings)).toEqual([`${rule}/callThroughProduct test/second.test.ts:2:1`]);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
   it('the suppression comments of a unit taken back are checked as the run that computed it checked them', async () => {
     const dir = demo();
     const test = join(dir, 'test/findings.test.ts');
