@@ -183,19 +183,6 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id);
       };
       const counts = { evaluated: 0, reused: 0 };
-      /** Per stored set: its index in this run's table, its paths, and whether its files (and, for units that loaded them all, its loaded scripts) were charged. */
-      const carried = new Map<number, { at: number; paths: string[]; loaded: boolean }>();
-      const carry = (set: number, listed: readonly number[]): { at: number; paths: string[]; loaded: boolean } => {
-        let known = carried.get(set);
-        if (!known) {
-          const paths = listed.map((i) => model.files[i] ?? '');
-          // Many units share a set: its files are charged to the rule's recording once.
-          model.chargeVerdict(paths, [], []);
-          known = { at: intern(listed), paths, loaded: false };
-          carried.set(set, known);
-        }
-        return known;
-      };
       return {
         counts,
         of<T>(unit: string, compute: () => T[], given?: string): T[] {
@@ -205,23 +192,16 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const previous = before?.units.get(unit);
           const context = given === undefined ? undefined : createHash('sha1').update(given).digest('hex');
           if (previous && before && holds(unit, previous, context)) {
-            const set = carry(previous.set, before.sets[previous.set] ?? []);
-            const own = previous.other.map(([path]) => path);
+            const listed = before.sets[previous.set] ?? [];
+            const files = [...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)];
             if (previous.self && self !== undefined) {
-              own.push(unit);
+              files.push(unit);
               noteId(self);
             }
-            // What it loaded: every file it read but the few it did not load (most units load all: charged once per set).
             const unloaded = new Set(previous.unloaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
-            let loaded = own.filter((path) => !unloaded.has(path));
-            if (unloaded.size > 0) loaded = [...loaded, ...set.paths.filter((path) => !unloaded.has(path))];
-            else if (!set.loaded) {
-              loaded = [...loaded, ...set.paths];
-              set.loaded = true;
-            }
-            model.chargeVerdict(own, previous.problems, loaded);
+            model.chargeVerdict(files, previous.problems, files.filter((path) => !unloaded.has(path)));
             for (const [path, id] of previous.other) model.noteOutside(path, id);
-            table.units.set(unit, { ...previous, set: set.at });
+            table.units.set(unit, { ...previous, set: intern(listed) });
             counts.reused++;
             return previous.findings as T[];
           }
