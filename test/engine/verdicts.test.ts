@@ -267,6 +267,12 @@ describe('verdicts reused rule by rule', () => {
 });
 
 describe('verdicts reused unit by unit', () => {
+  /** One rule's findings from a run with the cache, and how many of its units were evaluated and taken back. */
+  const ruleRun = async (dir: string, cache: string, rule: string) => {
+    const result = await run({ cwd: dir, cacheLocation: cache });
+    const stat = result.stats.rules.find((candidate) => candidate.id === rule);
+    return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: stat?.units, reused: stat?.reused };
+  };
   it('a unit whose reads are unchanged is taken back; one that read the edited file is computed again', async () => {
     const dir = demo();
     const cache = tempDir();
@@ -317,10 +323,7 @@ describe('verdicts reused unit by unit', () => {
     temps.push(dir);
     const cache = tempDir();
     const rule = 'touchfiles-cover-paid-tests';
-    const units = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
-    };
+    const units = () => ruleRun(dir, cache, rule);
     const missing = `${rule}/missingTouchfileEntry test/e2e-first.test.ts:3:1`;
     expect(ids((await units()).findings)).toEqual([missing]);
 
@@ -344,10 +347,7 @@ describe('verdicts reused unit by unit', () => {
     temps.push(dir);
     const cache = tempDir();
     const rule = 'no-test-carve-outs';
-    const units = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
-    };
+    const units = () => ruleRun(dir, cache, rule);
     expect((await units()).findings).toEqual([]);
 
     // Only the test sets the variable now: the shipped read is a carve-out, though src/ did not change.
@@ -376,10 +376,7 @@ describe('verdicts reused unit by unit', () => {
     temps.push(dir);
     const cache = tempDir();
     const rule = 'no-dangling-references';
-    const units = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: result.stats.rules.find((stat) => stat.id === rule)?.units };
-    };
+    const units = () => ruleRun(dir, cache, rule);
     expect((await units()).findings).toEqual([]);
 
     writeFileSync(join(dir, 'docs/setup.md'), '# Setup\n\n## Installation\n\nRun it.\n');
@@ -403,18 +400,15 @@ describe('verdicts reused unit by unit', () => {
     temps.push(dir);
     const cache = tempDir();
     const rule = 'no-paid-calls-in-free-tests';
-    const units = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      return { findings: result.findings.filter((finding) => finding.ruleId === rule), stat: result.stats.rules.find((stat) => stat.id === rule) };
-    };
+    const units = () => ruleRun(dir, cache, rule);
     await units();
     // The first test changes: the rule runs, computes its unit and takes the second's back, and stores its verdict.
     appendFileSync(join(dir, 'test/first.test.ts'), '// one more line\n');
-    expect((await units()).stat?.units).toEqual({ evaluated: 1, reused: 1 });
+    expect((await units()).units).toEqual({ evaluated: 1, reused: 1 });
     // What only the second test's unit read changes: that verdict is stale.
     writeFileSync(join(dir, 'src/second.ts'), "import { execFileSync } from 'node:child_process';\nexport function second(): string {\n  return execFileSync('claude', ['-p', 'hi'], { encoding: 'utf8' });\n}\n");
     const after = await units();
-    expect(after.stat?.reused).toBeUndefined();
+    expect(after.reused).toBeUndefined();
     expect(ids(after.findings)).toEqual([`${rule}/callThroughProduct test/second.test.ts:2:1`]);
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
