@@ -208,16 +208,16 @@ export class RepoModel {
     this.chargesProblems = options.readLog === undefined;
   }
 
-  /**
-   * Runs `compute` and returns what it read (files, problems, whether it
-   * resolved an import); with trackReads off, the reads are empty. A
-   * resolving computation depends on every file the resolver has read.
-   */
   /** Whether this model records what computations read (ModelOptions.trackReads): what a stored verdict needs. */
   get tracksReads(): boolean {
     return this.tracking;
   }
 
+  /**
+   * Runs `compute` and returns what it read (files, problems, whether it
+   * resolved an import); with trackReads off, the reads are empty. A
+   * resolving computation depends on every file the resolver has read.
+   */
   recorded<T>(compute: () => T): { value: T; reads: Reads<FileProblem> } {
     const { value, reads: recorded } = this.log.record(compute);
     const reads = flatten(recorded);
@@ -641,17 +641,14 @@ export class RepoModel {
       if (this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
       const known = this.knownId(file);
       if (known !== null && this.cache?.get(this.scriptKey(file, known, false))?.kind === 'script') continue;
-      const read = this.readDisk(file);
-      this.readAhead.set(file, read);
-      if (!read.ok) continue;
-      const text = read.bytes.toString('utf8');
+      const text = this.readAheadText(file);
+      if (text === null) continue;
       if (known === null && this.cache?.get(this.scriptKey(file, blobId(text), false))?.kind === 'script') continue;
       out.push({ file, text });
     }
     return out;
   }
 
-  /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
   /**
    * The scripts whose content git does not know (edited, untracked), and with
    * `staged` those the diff changed, with the text this run reads for them:
@@ -670,11 +667,17 @@ export class RepoModel {
         out.push({ file, text: overlay });
         continue;
       }
-      const read = this.readDisk(file);
-      this.readAhead.set(file, read);
-      if (read.ok) out.push({ file, text: read.bytes.toString('utf8') });
+      const text = this.readAheadText(file);
+      if (text !== null) out.push({ file, text });
     }
     return out;
+  }
+
+  /** A script's text read ahead of text(), which takes the read as its own (and records what it finds then); null when it cannot be read. */
+  private readAheadText(file: string): string | null {
+    const read = this.readDisk(file);
+    this.readAhead.set(file, read);
+    return read.ok ? read.bytes.toString('utf8') : null;
   }
 
   /** Whether the fact cache is on and holds a file from an earlier run: a warm run's. */
@@ -688,6 +691,7 @@ export class RepoModel {
     this.ahead = source;
   }
 
+  /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
   extractionCalls(): readonly string[] {
     return this.callNames;
   }
