@@ -66,19 +66,12 @@ function loadCompiled(file: string): TypeScript | null {
       cachedData = undefined;
     }
     const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cachedData && { cachedData }) });
-    const exports: { value: unknown } = { value: {} };
-    const module = {
-      get exports(): unknown {
-        return exports.value;
-      },
-      set exports(value: unknown) {
-        exports.value = value;
-      },
-    };
-    (script.runInThisContext() as (...args: unknown[]) => void).call(exports.value, exports.value, createRequire(file), module, file, dirname(file));
+    // The CommonJS wrapper's arguments, as require() passes them.
+    const module: { exports: unknown } = { exports: {} };
+    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
     if (cachedData && !script.cachedDataRejected) codeCacheState = 'used';
     else pending = { script, file: cacheFile, context };
-    return exports.value as TypeScript;
+    return module.exports as TypeScript;
   } catch {
     return null;
   }
