@@ -28,6 +28,8 @@ export class TestClosure {
    * reached, whoever built them.
    */
   of(file: string): Map<string, string[]> {
+    // The closure follows imports through nodes other asks may have built: it depends on resolution either way.
+    this.model.noteResolution();
     const memo = this.memo.get(file);
     if (memo) {
       for (const reached of memo.files) this.model.facts(reached);
@@ -39,7 +41,8 @@ export class TestClosure {
       const reached = this.graph.describe(id)?.file;
       if (reached !== undefined) files.add(reached);
     }
-    for (const reached of files) this.model.facts(reached);
+    // Every file reached has its initialiser reached too (an export's and a unit's way in), and liveInits
+    // reads the facts of each: this ask is charged with them there. A memo hit skips it, so it charges above.
     const live = this.liveInits(parents.keys());
     const closure = new Map<string, string[]>();
     for (const id of parents.keys()) {

@@ -293,6 +293,15 @@ export class RepoModel {
     return hash.digest('hex');
   }
 
+  /**
+   * Charges the computation running now with import resolution, as resolve()
+   * does: one that follows imports through a graph another computation built
+   * depends on every file the resolver read, though it resolved nothing itself.
+   */
+  noteResolution(): void {
+    if (this.tracking) this.log.resolved();
+  }
+
   /** A file outside the listing that a reused verdict read: as much an input of this run as if it had been read again. */
   noteOutside(file: string, id: string | null): void {
     if (file !== DIFF && !this.fileSet.has(file)) this.outsideReads.set(file, id);

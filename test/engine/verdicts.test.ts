@@ -335,6 +335,35 @@ describe('verdicts reused unit by unit', () => {
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
+  it('a paid test whose closure another question asked first still depends on how its imports resolve', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['test/helpers/*'] } } }),
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
+        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
+        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
+      }),
+      'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/shared.ts'],\n};\n",
+      'test/helpers/shared.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
+      'test/support/shared.ts': 'export function runEval(name: string): string {\n  return name.trim();\n}\n',
+      // An id with no entry: its fix asks for the test's closure before the coverage check does.
+      'test/e2e-first.test.ts': "import { runEval } from '@h/shared';\nrunEval('first');\nrunEval('unmapped');\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'touchfiles-cover-paid-tests';
+    const units = () => ruleRun(dir, cache, rule);
+    const missing = `${rule}/missingTouchfileEntry test/e2e-first.test.ts:3:1`;
+    expect(ids((await units()).findings)).toEqual([missing]);
+
+    // The alias now leads to a module no touchfile names; no script changed.
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['test/support/*'] } } }));
+    const after = await units();
+    expect(ids(after.findings)).toEqual([`${rule}/importUncovered test/e2e-first.test.ts:1:1`, missing]);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
   it('shipped files are checked again for carve-outs when the test vocabulary they were checked against changed, and only then', async () => {
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
