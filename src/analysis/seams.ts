@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
+import type { FileFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { IDENTIFIER, isIdentifierAt } from '../util/identifier.js';
 import { isScriptFile } from '../util/file-kinds.js';
@@ -202,20 +203,9 @@ export function envUses(model: RepoModel, file: string): EnvUse[] {
 }
 
 function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
+  // Every test's uses make the vocabulary: kept as a part of the facts, so a run need not load them all.
+  if (isScriptFile(file)) return model.factPart(file, 'env-uses', (facts) => scriptEnvUses(facts, file)) ?? [];
   const uses: EnvUse[] = [];
-  if (isScriptFile(file)) {
-    const facts = model.facts(file);
-    if (!facts) return uses;
-    const written = new Set(facts.envWrites.map((write) => `${write.loc.line}:${write.loc.column}`));
-    for (const write of facts.envWrites) uses.push({ name: write.name, op: 'set', file, loc: write.loc });
-    for (const unit of facts.units) {
-      for (const site of unit.sites) {
-        if (site.kind === 'env' && !written.has(`${site.loc.line}:${site.loc.column}`)) uses.push({ name: site.name, op: 'read', file, loc: site.loc });
-      }
-    }
-    for (const probe of facts.testProbes) if (probe.via === 'env-in') uses.push({ name: probe.name, op: 'read', file, loc: probe.loc });
-    return uses;
-  }
   if (isMarkdownFile(file)) {
     const facts = model.markdownFacts(file);
     for (const fence of facts?.fences ?? []) for (const ref of fence.env) uses.push({ ...ref, file });
@@ -226,6 +216,20 @@ function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
   if (!hasLexicalEnv(file)) return uses;
   const text = scanText(model, file);
   return text === null ? uses : lexicalEnvUses(file, text);
+}
+
+/** Where a script sets or reads env vars, from its facts: a write is not also a read. */
+function scriptEnvUses(facts: FileFacts, file: string): EnvUse[] {
+  const uses: EnvUse[] = [];
+  const written = new Set(facts.envWrites.map((write) => `${write.loc.line}:${write.loc.column}`));
+  for (const write of facts.envWrites) uses.push({ name: write.name, op: 'set', file, loc: write.loc });
+  for (const unit of facts.units) {
+    for (const site of unit.sites) {
+      if (site.kind === 'env' && !written.has(`${site.loc.line}:${site.loc.column}`)) uses.push({ name: site.name, op: 'read', file, loc: site.loc });
+    }
+  }
+  for (const probe of facts.testProbes) if (probe.via === 'env-in') uses.push({ name: probe.name, op: 'read', file, loc: probe.loc });
+  return uses;
 }
 
 /** Assignments (`X=1`) and "set `X` to …" in a run of prose or a code span of a Markdown test case. */

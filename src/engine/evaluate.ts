@@ -86,7 +86,7 @@ function onePerDefect(findings: readonly Finding[]): Finding[] {
 function applySuppressions(model: RepoModel, findings: Finding[], enabled: ReadonlySet<string>): { kept: Finding[]; suppressed: number } {
   const invalid: Finding[] = [];
   for (const file of model.loadedFiles()) {
-    for (const suppression of model.facts(file)?.suppressions ?? []) {
+    for (const suppression of model.suppressions(file) ?? []) {
       const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
       if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'unknownRule', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
       if (suppression.reason !== null) continue;
@@ -99,7 +99,7 @@ function applySuppressions(model: RepoModel, findings: Finding[], enabled: Reado
   }
   let suppressed = 0;
   const kept = findings.filter((finding) => {
-    const silenced = model.facts(finding.file)?.suppressions.some(
+    const silenced = model.suppressions(finding.file)?.some(
       (s) =>
         s.reason !== null &&
         (s.rules.length === 0 || s.rules.includes(finding.ruleId)) &&

@@ -77,7 +77,7 @@ export async function checkInputs(options: Options): Promise<CheckInputs> {
   const workspaceRoot = findWorkspaceRoot(root, top, note);
   const globs = [path.join(root, '**'), ...memberManifestGlobs(workspaceRoot)];
   await followImports(model, workspaceRoot, files, absent);
-  cache.save();
+  cache.save((id) => model.liveContent(id));
   // A check at a workspace root also checks each member that holds its own configuration against
   // it (issue 19 item 2): what those checks read counts too.
   if (options.configFile === undefined && workspaceRoot === root) {

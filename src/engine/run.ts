@@ -53,7 +53,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   watch.lap('core checks and suppressions', factsMs + rulesMs);
   options.progress?.phase('saving the fact cache');
   // A shared cache is saved once, by the check that shares it.
-  if (options.factCaches === undefined) cache.save();
+  if (options.factCaches === undefined) cache.save((id) => model.liveContent(id));
   verdicts?.save();
   watch.lap('fact cache save');
 

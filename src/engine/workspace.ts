@@ -90,7 +90,7 @@ export async function runChecks(options: WorkspaceOptions): Promise<RunResult> {
       if (!covers(resolve(options.cwd, path), runs.map((r) => join(root, r.dir)))) throw new UsageError(`path '${path}' names no file tripwire checks: it lies in no package checked${asked.length > 0 ? ` (--workspace ${asked.join(',')})` : ''}`);
     }
   }
-  for (const cache of factCaches.values()) cache.save();
+  for (const cache of factCaches.values()) cache.save((id) => runs.some((r) => r.result.model.liveContent(id)));
   return merge(root, runs);
 }
 

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, MAC_HEX, sealed, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { isRecord } from '../util/guards.js';
 
 export interface FactCacheOptions<T> {
   /** The checked repository's root. */
@@ -26,14 +25,32 @@ export interface FactCache<T> {
   set(key: string, value: T): void;
   /**
    * Writes what this run added, if anything: appended to a log next to the
-   * file, or, once enough of the file went unused or the log grew, the file
-   * rewritten with exactly the entries this run used. Never throws.
+   * file, or, once a quarter of the entries is dead or the log grew, the file
+   * rewritten with the entries this run used and those made from content
+   * `live` keeps (every key names the blob id it was made from, first; without
+   * `live`, an entry this run did not use is dead). Tables this run changed
+   * are rewritten the same way. Never throws.
    */
-  save(): void;
+  save(live?: (id: string) => boolean): void;
   readonly stats: { hits: number; misses: number };
   /** The cache file, null when the cache is disabled. */
   readonly file: string | null;
+  /**
+   * A table of small values per file, read whole the first time it is asked
+   * for: what a run asks of nearly every file (a part of its facts, a scan of
+   * its text) costs one read instead of a record per file. `name` says what
+   * the values are and everything they depend on besides the file's content.
+   */
+  table(name: string): FactTable;
 }
+
+/** Values by file path, each held for one content id of that file (its blob id): another id is a miss. */
+export interface FactTable {
+  get(file: string, id: string): unknown;
+  set(file: string, id: string, value: unknown): void;
+}
+
+const NO_TABLE: FactTable = { get: () => undefined, set() {} };
 
 function isDirectory(dir: string): boolean {
   try {
@@ -69,21 +86,26 @@ function noCache<T>(): FactCache<T> {
     save() {},
     stats,
     file: null,
+    table: () => NO_TABLE,
   };
 }
 
 /**
- * A per-file fact cache: one JSON file mapping a caller-supplied content key
- * to a JSON-serializable value, plus a log of entries added since. What
- * invalidates an entry: a different key (the content changed), a different
- * `version` (another file name), or not being used by the last run that
- * rewrote the file (pruned then).
+ * A per-file fact cache: a file of records, one line per entry mapping a
+ * caller-supplied content key to a JSON-serializable value, plus a log of
+ * entries added since in the same form. What invalidates an entry: a different
+ * key (the content changed), a different `version` (another file name), or
+ * not being used by the last run that rewrote the file (pruned then).
  *
- * The file and each log line are sealed with an HMAC under the user's cache
- * secret: a file or line whose MAC does not verify (forged, torn, written
- * under another key) is a miss, and the file is replaced at the next save.
- * Without a secret that outlives the run nothing could be verified later, so
- * nothing is read or written.
+ * Opening the file only indexes its lines by key: an entry is verified and
+ * parsed when it is first asked for, so a run that reads the facts of a few
+ * files pays for those, not for the whole repository's.
+ *
+ * Each record is sealed with an HMAC under the user's cache secret, bound to
+ * its key: a record whose MAC does not verify (forged, torn, written under
+ * another key) or whose value fails validation is a miss, and the file is
+ * rewritten at the next save. Without a secret that outlives the run nothing
+ * could be verified later, so nothing is read or written.
  */
 export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   if (!options.enabled) return noCache();
@@ -93,90 +115,81 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
 
   const dir = cacheDirectory(options.root, options.location);
   const base = `facts-${options.version.replace(/[^\w.-]/g, '_')}`;
-  const file = path.join(dir, `${base}.json`);
-  // Entries added since the file was last written, one JSON line each: a run
-  // that parsed a few files appends them instead of rewriting every entry.
+  const file = path.join(dir, `${base}.jsonl`);
+  // Entries added since the file was last written: a run that parsed a few
+  // files appends them instead of rewriting every entry.
   const log = path.join(dir, `${base}.log`);
-  // What each MAC is bound to: a sealed log line cannot pass for a file, nor one version's file for another's.
-  const fileContext = `tripwire-facts ${base}`;
-  const logContext = `tripwire-facts-log ${base}`;
+  // What each MAC is bound to besides the record: one version's entries cannot pass for another's.
+  const context = `tripwire-facts ${base}`;
   // Without a validator the version in the file name is the contract: the
   // caller bumps it whenever the shape of T changes.
   const accept = options.validate ?? ((value: unknown): value is T => value !== undefined);
-  let stored: Map<string, T> | undefined;
+  /** Each key's last record, still sealed and unparsed: the file's lines, then the log's. */
+  let records: Map<string, Buffer> | undefined;
   /** Entries in the log when it was read: past a quarter of the file, the next save rewrites the file. */
   let logged = 0;
   /** Entries this run used or produced: exactly what a rewrite keeps. */
   const touched = new Map<string, T>();
-  /** Entries this run produced or changed: what an append writes. */
+  /** Entries this run produced or changed: what an append writes, and what a rewrite seals again. */
   const fresh = new Map<string, T>();
   let corrupt = false;
+  const tables = new Map<string, Table>();
 
-  function load(): Map<string, T> {
-    if (stored) return stored;
-    stored = new Map();
-    let text: string;
-    try {
-      // Written as ASCII (asciiJson): read as Latin-1, which costs half of UTF-8 decoding.
-      text = readFileSync(file, 'latin1');
-    } catch {
-      return stored;
-    }
-    let data: unknown;
-    const json = unsealed(secret, fileContext, text);
-    try {
-      data = json === null ? undefined : JSON.parse(json);
-    } catch {
-      data = undefined;
-    }
-    if (!isRecord(data)) {
-      // Corrupt or not ours: start over, and replace the file at the next save.
+  function index(): Map<string, Buffer> {
+    if (records) return records;
+    records = new Map();
+    const lines = readLines(file);
+    if (lines !== null && lines.malformed) corrupt = true;
+    for (const [key, record] of lines?.records ?? []) records.set(key, record);
+    // A torn log line (a write cut short) costs only its own entry.
+    const logLines = readLines(log);
+    logged = logLines?.count ?? 0;
+    for (const [key, record] of logLines?.records ?? []) records.set(key, record);
+    return records;
+  }
+
+  /** The stored value of `key`, verified and parsed now; undefined when there is none or it does not verify. */
+  function lookup(key: string): T | undefined {
+    const known = touched.get(key);
+    if (known !== undefined) return known;
+    const record = index().get(key);
+    if (record === undefined) return undefined;
+    const value = decode(record);
+    if (value === undefined) {
+      // Not ours or not whole: a miss now, and the file is replaced at the next save.
+      records?.delete(key);
       corrupt = true;
-      return stored;
     }
-    const loaded = new Map<string, T>();
-    for (const [key, value] of Object.entries(data)) {
-      if (!accept(value)) {
-        corrupt = true;
-        return stored;
-      }
-      loaded.set(key, value);
-    }
-    for (const [key, value] of readLog()) loaded.set(key, value);
-    stored = loaded;
-    return stored;
+    return value;
   }
 
-  /** The log's entries in order; a line that is cut short, forged or fails validation is skipped (it is only a miss). */
-  function readLog(): [string, T][] {
-    let text: string;
+  function decode(record: Buffer): T | undefined {
+    const body = unsealedRecord(secret, context, record);
+    if (body === null) return undefined;
     try {
-      text = readFileSync(log, 'latin1');
+      const value: unknown = JSON.parse(body.toString('latin1', body.indexOf(TAB) + 1));
+      return accept(value) ? value : undefined;
     } catch {
-      return [];
+      return undefined;
     }
-    const entries: [string, T][] = [];
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      logged++;
-      const json = unsealed(secret, logContext, line);
-      if (json === null) continue;
-      try {
-        const entry: unknown = JSON.parse(json);
-        if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && accept(entry[1])) entries.push([entry[0], entry[1]]);
-      } catch {
-        // A torn line: skipped.
-      }
-    }
-    return entries;
   }
 
-  function rewrite(): void {
+  function seal(key: string, value: T): string {
+    return sealed(secret, context, `${key}\t${asciiJson(value)}`);
+  }
+
+  function rewrite(known: Map<string, Buffer>, live: (key: string) => boolean): void {
     try {
+      // An entry this run read unchanged, or kept unread, is written back as it was read: never sealed again.
+      const kept = new Map<string, Buffer>();
+      for (const [key, value] of touched) kept.set(key, (fresh.has(key) ? undefined : known.get(key)) ?? Buffer.from(seal(key, value), 'latin1'));
+      for (const [key, record] of known) if (!kept.has(key) && live(idInKey(key))) kept.set(key, record);
       // A concurrent run reads the old file or the new one, never half of one.
-      writeFileAtomic(file, sealed(secret, fileContext, asciiJson(Object.fromEntries(touched))));
+      writeFileAtomic(file, Buffer.concat([...kept.values()].flatMap((line) => [line, NEWLINE])));
       rmSync(log, { force: true });
-      stored = new Map(touched);
+      // The whole-file form written before records were indexed: never read again.
+      rmSync(path.join(dir, `${base}.json`), { force: true });
+      records = kept;
       logged = 0;
       corrupt = false;
     } catch {
@@ -186,7 +199,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
 
   return {
     get(key) {
-      const value = touched.get(key) ?? load().get(key);
+      const value = lookup(key);
       if (value === undefined) {
         stats.misses++;
         return undefined;
@@ -196,26 +209,30 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       return value;
     },
     set(key, value) {
-      const previous = touched.get(key) ?? load().get(key);
+      // A key with a line or field break could not be read back as one record.
+      if (/[\t\n]/.test(key)) return;
+      const previous = lookup(key);
       if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(value)) fresh.set(key, value);
       touched.set(key, value);
     },
-    save() {
-      const known = load();
+    save(live = () => false) {
+      for (const table of tables.values()) table.save(live);
+      const known = index();
       if (fresh.size === 0 && !corrupt) return;
-      // Rewrite (which prunes what this run did not use) when a quarter of the
-      // entries went unused or the log has grown past a quarter of the file;
-      // else append. Keys name their content, so whatever a concurrent run
-      // appends or rewrites meanwhile is still right: at worst an entry is lost.
-      let unused = 0;
-      for (const key of known.keys()) if (!touched.has(key)) unused++;
-      if (corrupt || known.size === 0 || unused * 4 > known.size || (logged + fresh.size) * 4 > known.size) {
-        rewrite();
+      // Rewrite (which prunes the dead entries) when a quarter of the entries
+      // is dead or the log has grown past a quarter of the file; else append.
+      // Keys name their content, so whatever a concurrent run appends or
+      // rewrites meanwhile is still right: at worst an entry is lost.
+      let dead = 0;
+      for (const key of known.keys()) if (!touched.has(key) && !live(idInKey(key))) dead++;
+      if (corrupt || known.size === 0 || dead * 4 > known.size || (logged + fresh.size) * 4 > known.size) {
+        rewrite(known, live);
       } else {
         try {
+          const lines = [...fresh].map(([key, value]) => seal(key, value));
           // The leading newline ends a line a cut-short write may have left open.
-          appendFileSync(log, `\n${[...fresh].map((entry) => sealed(secret, logContext, asciiJson(entry))).join('\n')}\n`);
-          for (const [key, value] of fresh) known.set(key, value);
+          appendFileSync(log, `\n${lines.join('\n')}\n`);
+          for (const [at, key] of [...fresh.keys()].entries()) known.set(key, Buffer.from(lines[at] ?? '', 'latin1'));
           logged += fresh.size;
         } catch {
           // Unwritable: the entries are parsed again next time.
@@ -225,7 +242,119 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     },
     stats,
     file,
+    table(name) {
+      let table = tables.get(name);
+      if (!table) tables.set(name, (table = openTable(secret, path.join(dir, `${base}.table-${createHash('sha1').update(name).digest('hex').slice(0, 16)}.json`), `tripwire-facts-table ${base}\0${name}`)));
+      return table;
+    },
   };
+}
+
+/** The blob id a key names first; '' when it names none. */
+function idInKey(key: string): string {
+  return /(?:^|:)([0-9a-f]{40,64})(?::|$)/.exec(key)?.[1] ?? '';
+}
+
+interface Table extends FactTable {
+  save(live: (id: string) => boolean): void;
+}
+
+/**
+ * One sealed JSON file of `[path, id, value]` triples, read on first use and
+ * rewritten when this run changed an entry; an entry whose path this run did
+ * not ask for and whose id `live` does not keep is dropped then.
+ */
+function openTable(secret: CacheSecret, file: string, context: string): Table {
+  let entries: Map<string, [string, unknown]> | undefined;
+  const asked = new Set<string>();
+  let changed = false;
+  function load(): Map<string, [string, unknown]> {
+    if (entries) return entries;
+    entries = new Map();
+    let text: string;
+    try {
+      text = readFileSync(file, 'latin1');
+    } catch {
+      return entries;
+    }
+    const json = unsealed(secret, context, text);
+    let data: unknown;
+    try {
+      data = json === null ? undefined : JSON.parse(json);
+    } catch {
+      data = undefined;
+    }
+    if (!Array.isArray(data)) {
+      // Forged, torn or not ours: every entry is a miss, and the table is replaced at save.
+      changed = true;
+      return entries;
+    }
+    for (const entry of data) {
+      if (Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && typeof entry[1] === 'string') entries.set(entry[0], [entry[1], entry[2]]);
+      else changed = true;
+    }
+    return entries;
+  }
+  return {
+    get(path, id) {
+      const entry = load().get(path);
+      if (entry === undefined || entry[0] !== id) return undefined;
+      asked.add(path);
+      return entry[1];
+    },
+    set(path, id, value) {
+      const known = load();
+      const previous = known.get(path);
+      asked.add(path);
+      if (previous !== undefined && previous[0] === id && JSON.stringify(previous[1]) === JSON.stringify(value)) return;
+      known.set(path, [id, value]);
+      changed = true;
+    },
+    save(live) {
+      if (!changed || !entries) return;
+      const kept: [string, string, unknown][] = [];
+      for (const [path, [id, value]] of entries) if (asked.has(path) || live(id)) kept.push([path, id, value]);
+      try {
+        writeFileAtomic(file, sealed(secret, context, asciiJson(kept)));
+        changed = false;
+      } catch {
+        // Unwritable: computed again next time.
+      }
+    },
+  };
+}
+
+const TAB = 0x09;
+const NEWLINE_BYTE = 0x0a;
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * The records of a cache file or log by key, unverified: `<mac> <key>\t<json>`
+ * per line. Null when there is no file; `malformed` when a line has not that
+ * form (cut short, or not ours).
+ */
+function readLines(file: string): { records: [string, Buffer][]; count: number; malformed: boolean } | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return null;
+  }
+  const records: [string, Buffer][] = [];
+  let count = 0;
+  let malformed = false;
+  for (let start = 0; start < bytes.length; ) {
+    const found = bytes.indexOf(NEWLINE_BYTE, start);
+    const end = found === -1 ? bytes.length : found;
+    if (end > start) {
+      count++;
+      const tab = bytes.indexOf(TAB, start + MAC_HEX + 1);
+      if (end - start > MAC_HEX + 1 && bytes[start + MAC_HEX] === 0x20 && tab !== -1 && tab < end) records.push([bytes.toString('latin1', start + MAC_HEX + 1, tab), bytes.subarray(start, end)]);
+      else malformed = true;
+    }
+    start = end + 1;
+  }
+  return { records, count, malformed };
 }
 
 /**

@@ -360,12 +360,6 @@ export interface MarkdownFacts {
   outOfStack?: true;
 }
 
-/** A plain-data value a rule derived from a file's text (`RepoModel.derived`), cached like facts. */
-export interface DerivedFacts {
-  kind: 'derived';
-  value: unknown;
-}
-
 /** A `${{ secrets.X }}` reference in a workflow, or an API-key variable set from one. */
 export interface SecretFact {
   /** The secret's name; null when an expression computes it (`secrets[matrix.key]`, `toJSON(secrets)`). */
@@ -435,5 +429,5 @@ export interface WorkflowFacts {
   jobs: WorkflowJobFact[];
 }
 
-/** What the fact cache holds: the facts of a script or of a Markdown file, and values derived from a file's text. */
-export type CachedFacts = FileFacts | MarkdownFacts | DerivedFacts;
+/** What the fact cache holds as records: the facts of a script or of a Markdown file (values derived from a text, and parts of facts, are in its tables). */
+export type CachedFacts = FileFacts | MarkdownFacts;

@@ -142,10 +142,15 @@ export class RepoModel {
   private readonly oversized: ReadonlyMap<string, number>;
   private readonly oldOversized: ReadonlyMap<string, number>;
   private readonly blobIds: ReadonlyMap<string, string>;
+  private liveIds: Set<string> | null = null;
   private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
   private readonly outsideReads = new Map<string, string | null>();
   private readonly factsMemo = new Map<string, FileFacts | null>();
+  /** Per part name and file: a projection of the file's facts (factPart), null when the file has none. */
+  private readonly partsMemo = new Map<string, Map<string, { value: unknown } | null>>();
+  /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
+  private readonly partLoaded = new Set<string>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
   private readonly memos = new Map<object, Memo>();
@@ -620,6 +625,45 @@ export class RepoModel {
   }
 
   /**
+   * A projection of a script's facts, kept in the fact cache beside them
+   * (keyed by `name` and the facts' own key): an analysis that needs a little
+   * of every file's facts reads that little, and a run that finds the parts
+   * it needs never loads the whole facts of unchanged files. `name` must name
+   * every input of `project` besides the facts (bump it when `project`
+   * changes), and the value must be plain JSON data. The file counts as
+   * loaded, as facts() would, and its parse errors are recorded the same.
+   * Null where facts() is.
+   */
+  factPart<T>(file: string, name: string, project: (facts: FileFacts) => T): T | null {
+    if (!this.tracking) return this.loadPart(file, name, project);
+    const value = this.access(`part ${name}`, file, () => this.loadPart(file, name, project));
+    if (value !== null) this.log.loaded(file);
+    return value;
+  }
+
+  private loadPart<T>(file: string, name: string, project: (facts: FileFacts) => T): T | null {
+    let memo = this.partsMemo.get(name);
+    if (!memo) this.partsMemo.set(name, (memo = new Map()));
+    const known = memo.get(file);
+    if (known !== undefined) return known === null ? null : (known.value as T);
+    const id = isScriptFile(file) && this.reachable.has(file) ? this.knownId(file) : null;
+    // The recorded callee names are in the facts, so in every part of them.
+    const table = id === null ? undefined : this.cache?.table(`part ${name}\0${this.callNames.join(',')}`);
+    const hit = this.factsMemo.has(file) ? undefined : table?.get(file, id ?? '');
+    if (Array.isArray(hit) && hit.length === 2 && Array.isArray(hit[1])) {
+      this.recordParseErrors(file, hit[1] as FileFacts['parseErrors']);
+      memo.set(file, { value: hit[0] });
+      this.partLoaded.add(file);
+      return hit[0] as T;
+    }
+    const facts = this.loadFacts(file);
+    const value = facts === null ? null : project(facts);
+    memo.set(file, facts === null ? null : { value });
+    if (facts !== null) table?.set(file, id ?? '', [value, facts.parseErrors]);
+    return value;
+  }
+
+  /**
    * Facts with what a frozen test pins of its body (PinnedFacts): the frozen
    * layer asks for them for the files its manifests name, so the rest of the
    * repository never pays for hashing test bodies. Null where facts() is.
@@ -825,18 +869,19 @@ export class RepoModel {
   }
 
   private loadDerived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
+    const table = this.cache?.table(`derived ${purpose}`);
     const known = this.knownId(file);
     if (known !== null) {
-      const hit = this.cache?.get(derivedKey(purpose, known));
-      if (hit?.kind === 'derived') return hit.value as T;
+      const hit = table?.get(file, known);
+      if (hit !== undefined) return hit as T;
     }
     const text = this.text(file, false);
     if (text === null) return null;
-    const key = derivedKey(purpose, blobId(text));
-    const hit = known === null ? this.cache?.get(key) : undefined;
-    if (hit?.kind === 'derived') return hit.value as T;
+    const id = blobId(text);
+    const hit = known === null ? table?.get(file, id) : undefined;
+    if (hit !== undefined) return hit as T;
     const value = compute(text);
-    this.cache?.set(key, { kind: 'derived', value });
+    table?.set(file, id, value);
     return value;
   }
 
@@ -902,9 +947,15 @@ export class RepoModel {
   /** Files whose facts this run has loaded, parsed or cached. */
   loadedFiles(): string[] {
     const loaded = [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
+    for (const file of this.partLoaded) if (!this.factsMemo.has(file)) loaded.push(file);
     // A reused verdict loaded its files' facts in the run that computed it: this run checks their comments as that run did.
-    if (this.replayedLoaded.size > 0) for (const file of this.replayedLoaded) if (!this.factsMemo.has(file) && this.facts(file)) loaded.push(file);
+    for (const file of this.replayedLoaded) if (!this.factsMemo.has(file) && !this.partLoaded.has(file) && this.suppressions(file) !== null) loaded.push(file);
     return loaded;
+  }
+
+  /** The suppression comments of a script, from its facts or the part kept of them; null where facts() is. */
+  suppressions(file: string): FileFacts['suppressions'] | null {
+    return this.factPart(file, 'suppressions', (facts) => facts.suppressions);
   }
 
   /** The blob id git recorded for an unchanged file, which spares reading it; null when the content must be read. */
@@ -944,8 +995,19 @@ export class RepoModel {
   private scriptKey(file: string, id: string, pinned: boolean): string {
     // The path is part of the key (the script kind depends on it), and so are
     // the recorded callee names, the only configuration the facts depend on.
-    const key = createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).update('\0').update(id).digest('hex');
+    // The blob id comes first and whole: what tells a live entry (liveContent).
+    const key = `${id}:${createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).digest('hex')}`;
     return pinned ? `pinned:${key}` : key;
+  }
+
+  /**
+   * Whether content with this blob id is that of a file in the listing: a
+   * fact cache entry made from it is kept when the cache is rewritten, though
+   * this run did not happen to read it; one no run reads any more is dropped.
+   */
+  liveContent(id: string): boolean {
+    this.liveIds ??= new Set(this.blobIds.values());
+    return this.liveIds.has(id);
   }
 
   /** A manifest or tsconfig file the resolver reads: every resolution may depend on it. */
@@ -977,6 +1039,3 @@ function markdownKey(id: string): string {
   return `markdown:${id}`;
 }
 
-function derivedKey(purpose: string, id: string): string {
-  return `derived:${createHash('sha1').update(purpose).update('\0').update(id).digest('hex')}`;
-}

@@ -9,7 +9,7 @@ import path from 'node:path';
 // holds, kept outside every repository; a file that does not verify is a miss.
 
 const KEY_BYTES = 32;
-const MAC_HEX = 64;
+export const MAC_HEX = 64;
 
 export interface CacheSecret {
   key: Buffer;
@@ -114,6 +114,19 @@ export function unsealed(secret: CacheSecret, context: string, record: string): 
   const text = record.slice(MAC_HEX + 1);
   const expected = Buffer.from(macOf(secret, context, text), 'latin1');
   return timingSafeEqual(claimed, expected) ? text : null;
+}
+
+/**
+ * The bytes after the MAC of a sealed record read as bytes, when the MAC
+ * verifies; null for anything else. The MAC is taken over the bytes as read:
+ * for the ASCII a writer seals they are the text's UTF-8, and anything else
+ * does not verify.
+ */
+export function unsealedRecord(secret: CacheSecret, context: string, record: Buffer): Buffer | null {
+  if (record.length <= MAC_HEX || record[MAC_HEX] !== 0x20) return null;
+  const body = record.subarray(MAC_HEX + 1);
+  const expected = Buffer.from(bytesMac(secret, context, body).toString('hex'), 'latin1');
+  return timingSafeEqual(record.subarray(0, MAC_HEX), expected) ? body : null;
 }
 
 /** A binary record: the 32-byte HMAC-SHA256 of `bytes` under the key and `context`, then the bytes. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -31,31 +31,30 @@ function open(location: string, version = '1.0.0', secret = SECRET) {
   return openFactCache<Facts>({ root: tempDir(), version, enabled: true, location, validate: isFacts, secret });
 }
 
-/** The JSON a cache file holds, its MAC checked. */
-function unsealedFile(location: string, version = '1.0.0'): string {
-  const text = unsealed(SECRET, `tripwire-facts facts-${version}`, readFileSync(path.join(location, `facts-${version}.json`), 'latin1'));
-  if (text === null) throw new Error('the cache file does not verify');
-  return text;
+const context = (version: string): string => `tripwire-facts facts-${version}`;
+
+/** Writes the cache file as the cache seals it: one record per entry, each value given as its JSON text. */
+function writeRecords(location: string, entries: Record<string, string>, version = '1.0.0'): void {
+  const lines = Object.entries(entries).map(([key, json]) => `${sealed(SECRET, context(version), `${key}\t${json}`)}\n`);
+  writeFileSync(path.join(location, `facts-${version}.jsonl`), lines.join(''));
 }
 
-/** Writes `json` as the cache file, sealed as the cache seals it. */
-function writeSealed(location: string, json: string, version = '1.0.0'): void {
-  writeFileSync(path.join(location, `facts-${version}.json`), sealed(SECRET, `tripwire-facts facts-${version}`, json));
+/** The entries of a file of records, each MAC checked; later lines win. */
+function records(file: string, version: string, into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const line of readFileSync(file, 'latin1').split('\n').filter(Boolean)) {
+    const text = unsealed(SECRET, context(version), line);
+    if (text === null) throw new Error(`a record does not verify: ${line}`);
+    const tab = text.indexOf('\t');
+    into[text.slice(0, tab)] = JSON.parse(text.slice(tab + 1));
+  }
+  return into;
 }
 
 /** The file's entries with the log's applied, as the next run sees them. */
 function stored(location: string, version = '1.0.0'): unknown {
-  const entries = JSON.parse(unsealedFile(location, version)) as Record<string, unknown>;
+  const entries = records(path.join(location, `facts-${version}.jsonl`), version);
   const log = path.join(location, `facts-${version}.log`);
-  if (existsSync(log)) {
-    for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
-      const json = unsealed(SECRET, `tripwire-facts-log facts-${version}`, line);
-      if (json === null) throw new Error(`a log line does not verify: ${line}`);
-      const [key, value] = JSON.parse(json) as [string, unknown];
-      entries[key] = value;
-    }
-  }
-  return entries;
+  return existsSync(log) ? records(log, version, entries) : entries;
 }
 
 describe('openFactCache', () => {
@@ -67,7 +66,7 @@ describe('openFactCache', () => {
     expect(first.get('k1')).toEqual({ imports: ['openai'] });
     first.save();
     expect(first.stats).toEqual({ hits: 1, misses: 1 });
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
 
     const second = open(location);
     expect(second.get('k1')).toEqual({ imports: ['openai'] });
@@ -89,7 +88,7 @@ describe('openFactCache', () => {
     second.set('b', { imports: ['ß'] });
     second.save();
     for (const name of readdirSync(location)) expect(readFileSync(path.join(location, name)).every((byte) => byte < 0x7f)).toBe(true);
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0.log']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0.log']);
     const third = open(location);
     expect([third.get('a'), third.get('b')]).toEqual([text, { imports: ['ß'] }]);
   });
@@ -103,7 +102,7 @@ describe('openFactCache', () => {
     const odd = open(location, '1.0.0/f 2');
     odd.set('k', { imports: [] });
     odd.save();
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0_f_2.json']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0_f_2.jsonl']);
   });
 
   it('writes nothing when nothing changed', () => {
@@ -116,7 +115,7 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: ['a'] });
     writer.save();
-    writeSealed(location, unsealedFile(location).replace('"a"', '"sentinel"'));
+    writeRecords(location, { k: '{"imports": ["sentinel"]}' });
     const reader = open(location);
     expect(reader.get('k')).toEqual({ imports: ['sentinel'] });
     reader.set('k', { imports: ['sentinel'] });
@@ -140,7 +139,7 @@ describe('openFactCache', () => {
 
   it('appends what a run added while the file is mostly in use, and rewrites it once a quarter went unused', () => {
     const location = tempDir();
-    const file = path.join(location, 'facts-1.0.0.json');
+    const file = path.join(location, 'facts-1.0.0.jsonl');
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     const first = open(location);
     for (const key of keys) first.set(key, { imports: [key] });
@@ -153,7 +152,7 @@ describe('openFactCache', () => {
     second.set('i', { imports: ['i'] });
     second.save();
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.json', 'facts-1.0.0.log']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0.log']);
     expect(open(location).get('i')).toEqual({ imports: ['i'] });
 
     // A torn line (a write cut short) costs only its own entry.
@@ -167,31 +166,54 @@ describe('openFactCache', () => {
     for (const key of ['a', 'b', 'c', 'd', 'i']) fourth.get(key);
     fourth.set('z', { imports: ['z'] });
     fourth.save();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
     expect(Object.keys(stored(location) as object).sort()).toEqual(['a', 'b', 'c', 'd', 'i', 'z']);
   });
 
-  it('discards a corrupt file and replaces it at save', () => {
+  it('treats a record cut short as a miss and replaces the file at save', () => {
     const location = tempDir();
-    writeSealed(location, '{"k": {"imports": [');
+    writeRecords(location, { k: '{"imports": [' });
     const cache = open(location);
     expect(cache.get('k')).toBeUndefined();
     cache.save();
     expect(stored(location)).toEqual({});
   });
 
-  it('discards the whole file when one entry fails validation', () => {
+  it('treats an entry that fails validation as a miss, reads the others, and rewrites the file without it', () => {
     const location = tempDir();
-    writeSealed(location, JSON.stringify({ good: { imports: [] }, bad: { imports: 'openai' } }));
+    writeRecords(location, { good: '{"imports": []}', bad: '{"imports": "openai"}' });
     const cache = open(location);
-    expect(cache.get('good')).toBeUndefined();
+    expect(cache.get('good')).toEqual({ imports: [] });
     expect(cache.get('bad')).toBeUndefined();
+    cache.save();
+    expect(stored(location)).toEqual({ good: { imports: [] } });
   });
 
-  it('discards a file that is valid JSON but not a map', () => {
+  it('rewrites a file with a line that is not a record, though nothing was added', () => {
     const location = tempDir();
-    writeSealed(location, '[1, 2]');
-    expect(open(location).get('0')).toBeUndefined();
+    writeRecords(location, { k: '{"imports": ["a"]}' });
+    const file = path.join(location, 'facts-1.0.0.jsonl');
+    writeFileSync(file, `${readFileSync(file, 'latin1')}[1, 2]\n`);
+    const cache = open(location);
+    expect(cache.get('k')).toEqual({ imports: ['a'] });
+    cache.save();
+    expect(readFileSync(file, 'latin1')).not.toContain('[1, 2]');
+    expect(stored(location)).toEqual({ k: { imports: ['a'] } });
+  });
+
+  it('binds each record to its key: a record moved to another key does not verify', () => {
+    const location = tempDir();
+    const writer = open(location);
+    writer.set('clean', { imports: [] });
+    writer.set('paid', { imports: ['openai'] });
+    writer.save();
+    const file = path.join(location, 'facts-1.0.0.jsonl');
+    const lines = readFileSync(file, 'latin1').split('\n');
+    const paid = lines.find((line) => line.includes(' paid\t')) ?? '';
+    writeFileSync(file, [...lines.filter((line) => !line.includes(' clean\t')), paid.replace(' paid\t', ' clean\t')].join('\n'));
+    const reader = open(location);
+    expect(reader.get('clean')).toBeUndefined();
+    expect(reader.get('paid')).toEqual({ imports: ['openai'] });
   });
 
   it('treats a file whose MAC does not verify as a miss, however well-formed, and replaces it at save', () => {
@@ -199,7 +221,7 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: ['openai'] });
     writer.save();
-    const file = path.join(location, 'facts-1.0.0.json');
+    const file = path.join(location, 'facts-1.0.0.jsonl');
     // The same shape, one fact changed, the old MAC kept: what a forger without the key can write.
     writeFileSync(file, readFileSync(file, 'latin1').replace('"openai"', '"lodash"'));
     const reader = open(location);
@@ -222,7 +244,7 @@ describe('openFactCache', () => {
     second.save();
     const log = path.join(location, 'facts-1.0.0.log');
     const lines = readFileSync(log, 'latin1').split('\n');
-    writeFileSync(log, lines.map((line) => (line.includes('"i"') ? line.replace('"openai"', '"lodash"') : line)).join('\n'));
+    writeFileSync(log, lines.map((line) => (line.includes(' i\t') ? line.replace('"openai"', '"lodash"') : line)).join('\n'));
     const third = open(location);
     expect(third.get('i')).toBeUndefined();
     expect(third.get('j')).toEqual({ imports: ['openai'] });
@@ -241,14 +263,14 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: [] });
     writer.save();
-    const before = readFileSync(path.join(location, 'facts-1.0.0.json'), 'latin1');
+    const before = readFileSync(path.join(location, 'facts-1.0.0.jsonl'), 'latin1');
     const ephemeral = open(location, '1.0.0', { ...SECRET, persistent: false });
     expect(ephemeral.get('k')).toBeUndefined();
     ephemeral.set('other', { imports: [] });
     ephemeral.save();
     expect(ephemeral.file).toBeNull();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
-    expect(readFileSync(path.join(location, 'facts-1.0.0.json'), 'latin1')).toBe(before);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(readFileSync(path.join(location, 'facts-1.0.0.jsonl'), 'latin1')).toBe(before);
   });
 
   it('skips an unwritable location silently', () => {
@@ -267,7 +289,7 @@ describe('openFactCache', () => {
     cache.save();
     cache.set('k', { imports: ['changed'] });
     cache.save();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.json']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
     expect(stored(location)).toEqual({ k: { imports: ['changed'] } });
   });
 
@@ -280,6 +302,102 @@ describe('openFactCache', () => {
     cache.save();
     expect(cache.file).toBeNull();
     expect(readdirSync(path.join(root, 'node_modules'))).toEqual([]);
+  });
+});
+
+describe('the records a rewrite keeps', () => {
+  const ID_A = 'a'.repeat(40);
+  const ID_B = 'b'.repeat(40);
+
+  it('keeps an entry this run did not read while its content is live, and drops the dead ones', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const [key, id] of [['one', ID_A], ['two', ID_A], ['three', ID_B], ['four', ID_B]] as const) first.set(`${id}:${key}`, { imports: [key] });
+    first.save();
+    // A run that reads nothing and adds one entry, with only ID_A's content still in the listing: half the file is dead.
+    const second = open(location);
+    second.set(`${ID_A}:five`, { imports: ['five'] });
+    second.save((id) => id === ID_A);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(Object.keys(stored(location) as object).sort()).toEqual([`${ID_A}:five`, `${ID_A}:one`, `${ID_A}:two`]);
+  });
+
+  it('without a live test, keeps only what the run used', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const key of ['one', 'two']) first.set(`${ID_A}:${key}`, { imports: [key] });
+    first.save();
+    const second = open(location);
+    second.set(`${ID_A}:three`, { imports: ['three'] });
+    second.save();
+    expect(Object.keys(stored(location) as object)).toEqual([`${ID_A}:three`]);
+  });
+});
+
+describe('a fact table', () => {
+  const tableFile = (location: string): string => path.join(location, readdirSync(location).find((name) => name.includes('.table-')) ?? '(none)');
+
+  it('serves a value for the content id it was stored with, and misses for another', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('env uses').set('test/a.test.ts', 'id-1', ['CI']);
+    first.save();
+    const second = open(location);
+    expect(second.table('env uses').get('test/a.test.ts', 'id-1')).toEqual(['CI']);
+    expect(second.table('env uses').get('test/a.test.ts', 'id-2')).toBeUndefined();
+    expect(second.table('another name').get('test/a.test.ts', 'id-1')).toBeUndefined();
+  });
+
+  it('is not written when nothing in it changed', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('t').set('a', 'id-1', 1);
+    first.save();
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(tableFile(location), past, past);
+    const second = open(location);
+    second.table('t').set('a', 'id-1', 1);
+    second.save();
+    expect(statSync(tableFile(location)).mtime).toEqual(past);
+    second.table('t').set('a', 'id-1', 2);
+    second.save();
+    expect(statSync(tableFile(location)).mtime).not.toEqual(past);
+  });
+
+  it('treats a table whose MAC does not verify as empty and replaces it at save', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('t').set('test/a.test.ts', 'id-1', ['CI']);
+    first.save();
+    writeFileSync(tableFile(location), readFileSync(tableFile(location), 'latin1').replace('"CI"', '"XX"'));
+    const second = open(location);
+    expect(second.table('t').get('test/a.test.ts', 'id-1')).toBeUndefined();
+    second.table('t').set('test/b.test.ts', 'id-2', []);
+    second.save();
+    expect(open(location).table('t').get('test/b.test.ts', 'id-2')).toEqual([]);
+    expect(open(location).table('t').get('test/a.test.ts', 'id-1')).toBeUndefined();
+  });
+
+  it('drops, when it is written, the entries neither asked for nor live', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const [file, id] of [['a', 'live'], ['b', 'dead'], ['c', 'dead']]) first.table('t').set(file ?? '', id ?? '', file);
+    first.save();
+    const second = open(location);
+    expect(second.table('t').get('c', 'dead')).toBe('c');
+    second.table('t').set('d', 'new', 'd');
+    second.save((id) => id === 'live');
+    const third = open(location);
+    expect([third.table('t').get('a', 'live'), third.table('t').get('b', 'dead'), third.table('t').get('c', 'dead'), third.table('t').get('d', 'new')]).toEqual(['a', undefined, 'c', 'd']);
+  });
+
+  it('reads and writes nothing when the cache is disabled', () => {
+    const root = tempDir();
+    const cache = openFactCache<Facts>({ root, version: '1', enabled: false, location: root });
+    cache.table('t').set('a', 'id', 1);
+    expect(cache.table('t').get('a', 'id')).toBeUndefined();
+    cache.save();
+    expect(readdirSync(root)).toEqual([]);
   });
 });
 
@@ -310,6 +428,6 @@ describe('cacheDirectory', () => {
     cache.set('k', 1);
     cache.save();
     expect(existsSync(path.join(root, 'node_modules'))).toBe(false);
-    expect(existsSync(path.join(process.env.HOME, '.cache', 'tripwire', id, 'facts-1.json'))).toBe(true);
+    expect(existsSync(path.join(process.env.HOME, '.cache', 'tripwire', id, 'facts-1.jsonl'))).toBe(true);
   });
 });

@@ -33,3 +33,46 @@ describe('RepoModel.derived', () => {
     expect(third.model.derived('docs/missing.txt', 'count STIPULATE', count('STIPULATE'))).toBeNull();
   });
 });
+
+describe('RepoModel.factPart', () => {
+  const files = {
+    'tripwire.config.json': '{}',
+    'test/env.test.ts': 'process.env.FORGE_FAKE = "1";\n// tripwire-disable-next-line no-paid-calls-in-free-tests\nconst broken = (;\n',
+  };
+  const names = (facts: { envWrites: { name: string }[] }): string[] => facts.envWrites.map((write) => write.name);
+
+  it('keeps a projection of the facts, so the next run answers it without loading them, with their parse errors and suppressions', async () => {
+    const cwd = makeGitRepo(files);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-part-'));
+    const first = await buildModel({ cwd, cacheLocation });
+    expect(first.model.factPart('test/env.test.ts', 'env names', names)).toEqual(['FORGE_FAKE']);
+    expect(first.model.stats).toMatchObject({ parsed: 1 });
+    first.cache.save((id) => first.model.liveContent(id));
+
+    const second = await buildModel({ cwd, cacheLocation });
+    const never = (): string[] => {
+      throw new Error('projected again');
+    };
+    expect(second.model.factPart('test/env.test.ts', 'env names', never)).toEqual(['FORGE_FAKE']);
+    expect(second.model.stats).toMatchObject({ parsed: 0, cached: 0, read: 0 });
+    expect(second.model.problems.map((problem) => `${problem.kind} ${problem.file}:${problem.loc.line}`)).toEqual(['parse-error test/env.test.ts:3']);
+    // Read through a part, the file counts as loaded: its suppression comments are checked as if its facts were.
+    expect(second.model.loadedFiles()).toEqual(['test/env.test.ts']);
+    expect(second.model.suppressions('test/env.test.ts')).toMatchObject([{ rules: ['no-paid-calls-in-free-tests'], reason: null }]);
+    // Another name is another projection, computed from the facts.
+    expect(second.model.factPart('test/env.test.ts', 'env count', (facts) => facts.envWrites.length)).toBe(1);
+    expect(second.model.stats).toMatchObject({ cached: 1 });
+  });
+
+  it('projects an edited file from its new facts', async () => {
+    const cwd = makeGitRepo(files);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-part-'));
+    const first = await buildModel({ cwd, cacheLocation });
+    first.model.factPart('test/env.test.ts', 'env names', names);
+    first.cache.save((id) => first.model.liveContent(id));
+    writeFileSync(join(cwd, 'test/env.test.ts'), 'process.env.OTHER = "1";\n');
+    const second = await buildModel({ cwd, cacheLocation });
+    expect(second.model.factPart('test/env.test.ts', 'env names', names)).toEqual(['OTHER']);
+    expect(second.model.factPart('test/missing.test.ts', 'env names', names)).toBeNull();
+  });
+});
