@@ -1,5 +1,6 @@
 import { compileGlobs } from '../util/glob.js';
-import type { MapRef } from '../config/schema.js';
+import type { Config, MapRef } from '../config/schema.js';
+import type { Expr, FileFacts } from '../facts/types.js';
 import { mapKey, mapLabel, touchfileRefs } from '../config/refs.js';
 import type { Loc } from '../types.js';
 import { Evaluator, type EvalError, type Value } from './evaluate.js';
@@ -131,6 +132,72 @@ export function computeSelection(model: RepoModel): SelectionResult {
   return { selection: { touchfiles, tiers, globals, paidIds, touchfilesComplete, tiersComplete, globalsComplete }, problems, mapFiles, selfGates, globalsAt };
 }
 
+/** What a paid file's id calls yield, in the order met: an id, a problem reading one, or the errors of evaluating one (possibly none). */
+type DeclaredEvent =
+  | { e: 'id'; id: string; loc: Loc }
+  | { e: 'problem'; kind: 'missingArgument' | 'missingProperty' | 'notAString'; loc: Loc; message: string }
+  | { e: 'unevaluable'; shape: string; errors: EvalError[] };
+
+interface Declared {
+  events: DeclaredEvent[];
+  /** The tiers its self-gates name. */
+  gates: Located<string>[];
+  /** Whether evaluating them read no other file: then they follow from the file's facts alone. */
+  alone: boolean;
+}
+
+function declaredIn(facts: FileFacts, file: string, evaluator: Evaluator, idShapes: Config['tests']['ids'], selfGate: Config['tests']['selfGate'], gateEnv: ReadonlySet<string>, tierValues: ReadonlySet<string>): Declared {
+  const events: DeclaredEvent[] = [];
+  let alone = true;
+  const evaluate = (arg: Expr): { values: Value[]; errors: EvalError[] } => {
+    const result = evaluator.evaluateExpr(file, arg);
+    if (result.files.some((read) => read !== file)) alone = false;
+    return result;
+  };
+  for (const call of facts.calls) {
+    for (const shape of idShapes) {
+      if (!call.names.includes(shape.call)) continue;
+      const arg = call.args[shape.arg];
+      if (!arg) {
+        events.push({ e: 'problem', kind: 'missingArgument', loc: call.loc, message: `${shape.call}() has no argument ${shape.arg + 1} to read the test id from` });
+        continue;
+      }
+      const result = evaluate(arg);
+      events.push({ e: 'unevaluable', shape: shape.call, errors: result.errors });
+      for (const value of result.values) {
+        const target = shape.property === undefined ? value : propertyPath(value, shape.property);
+        if (!target) {
+          events.push({ e: 'problem', kind: 'missingProperty', loc: call.loc, message: `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property` });
+          continue;
+        }
+        if (target.t === 'err') {
+          events.push({ e: 'unevaluable', shape: shape.call, errors: target.errors });
+          continue;
+        }
+        const ids = target.t === 'arr' ? target.items : [target];
+        for (const id of ids) {
+          if (id.t === 'str') events.push({ e: 'id', id: id.v, loc: call.loc });
+          else events.push({ e: 'problem', kind: 'notAString', loc: call.loc, message: `the test id of ${shape.call}() is not a string` });
+        }
+      }
+    }
+  }
+  const gates: Located<string>[] = [];
+  for (const compare of facts.envCompares) {
+    if (gateEnv.has(compare.name) && tierValues.has(compare.value)) gates.push({ value: compare.value, file, loc: compare.loc });
+  }
+  for (const gate of selfGate) {
+    if (!('call' in gate)) continue;
+    for (const call of facts.calls) {
+      if (!call.names.includes(gate.call)) continue;
+      const arg = call.args[gate.arg];
+      const values = arg ? evaluate(arg).values : [];
+      for (const value of values) if (value.t === 'str') gates.push({ value: value.v, file, loc: call.loc });
+    }
+  }
+  return { events, gates, alone };
+}
+
 /** Whether a file is one whose test ids the configuration declares intentionally dynamic. */
 function dynamicIdFiles(model: RepoModel): (file: string) => boolean {
   const declared = model.config.tests.dynamicIds;
@@ -172,63 +239,29 @@ function readPaidTests(model: RepoModel, evaluator: Evaluator, touchfiles: reado
     else for (const error of errors) addProblem('unevaluable', error.file, error.loc, `cannot resolve the test id of ${shape}(): ${error.message}`);
   };
 
+  // What each file declares depends on its own facts, and on other files only where an id is imported: kept per file when it does not.
+  const name = `paid declarations ${JSON.stringify([idShapes, selfGate, [...tierValues]])}`;
+  const declare = (facts: FileFacts, file: string): Declared => declaredIn(facts, file, evaluator, idShapes, selfGate, gateEnv, tierValues);
   for (const file of paidTestFiles(model)) {
-    const facts = model.facts(file);
-    if (!facts) continue;
+    const declared = model.factPart(file, name, (facts) => declare(facts, file), (value) => value.alone);
+    if (!declared) continue;
     const before = paidIds.length;
-    for (const call of facts.calls) {
-      for (const shape of idShapes) {
-        if (!call.names.includes(shape.call)) continue;
-        const arg = call.args[shape.arg];
-        if (!arg) {
-          addProblem('missingArgument', file, call.loc, `${shape.call}() has no argument ${shape.arg + 1} to read the test id from`);
-          continue;
-        }
-        const result = evaluator.evaluateExpr(file, arg);
-        unevaluable(shape.call, result.errors, file);
-        for (const value of result.values) {
-          const target = shape.property === undefined ? value : propertyPath(value, shape.property);
-          if (!target) {
-            addProblem('missingProperty', file, call.loc, `cannot resolve the test id of ${shape.call}(): no '${shape.property}' property`);
-            continue;
-          }
-          if (target.t === 'err') {
-            unevaluable(shape.call, target.errors, file);
-            continue;
-          }
-          const ids = target.t === 'arr' ? target.items : [target];
-          for (const id of ids) {
-            if (id.t === 'str') paidIds.push({ id: id.v, file, loc: call.loc, via: 'call' });
-            else addProblem('notAString', file, call.loc, `the test id of ${shape.call}() is not a string`);
-          }
-        }
-      }
+    for (const event of declared.events) {
+      if (event.e === 'id') paidIds.push({ id: event.id, file, loc: event.loc, via: 'call' });
+      else if (event.e === 'problem') addProblem(event.kind, file, event.loc, event.message);
+      else unevaluable(event.shape, event.errors, file);
     }
-    const declared = new Set(paidIds.slice(before).map((paid) => paid.id));
+    const declaredIds = new Set(paidIds.slice(before).map((paid) => paid.id));
     for (const entry of registrations.get(file) ?? []) {
-      if (declared.has(entry.key.value)) continue;
-      declared.add(entry.key.value);
+      if (declaredIds.has(entry.key.value)) continue;
+      declaredIds.add(entry.key.value);
       paidIds.push({ id: entry.key.value, file, loc: FILE_START, via: 'registration' });
     }
     // A map that could not be read may register the file: its absence from the others proves nothing.
     if (paidIds.length === before && !problemFiles.has(file) && touchfilesComplete) {
       addProblem('noTestId', file, FILE_START, `paid test file declares no test id: no ${idShapes.map((s) => `${s.call}()`).join(', ') || 'id call (configure tests.ids)'} and no touchfile entry names ${file}`);
     }
-
-    const gates: Located<string>[] = [];
-    for (const compare of facts.envCompares) {
-      if (gateEnv.has(compare.name) && tierValues.has(compare.value)) gates.push({ value: compare.value, file, loc: compare.loc });
-    }
-    for (const gate of selfGate) {
-      if (!('call' in gate)) continue;
-      for (const call of facts.calls) {
-        if (!call.names.includes(gate.call)) continue;
-        const arg = call.args[gate.arg];
-        const values = arg ? evaluator.evaluateExpr(file, arg).values : [];
-        for (const value of values) if (value.t === 'str') gates.push({ value: value.v, file, loc: call.loc });
-      }
-    }
-    if (gates.length > 0) selfGates.set(file, gates);
+    if (declared.gates.length > 0) selfGates.set(file, declared.gates);
   }
   return { paidIds, selfGates };
 }

@@ -632,16 +632,17 @@ export class RepoModel {
    * every input of `project` besides the facts (bump it when `project`
    * changes), and the value must be plain JSON data. The file counts as
    * loaded, as facts() would, and its parse errors are recorded the same.
-   * Null where facts() is.
+   * A projection that read other files too says so through `kept`: a value
+   * it returns false for is computed again by every run. Null where facts() is.
    */
-  factPart<T>(file: string, name: string, project: (facts: FileFacts) => T): T | null {
-    if (!this.tracking) return this.loadPart(file, name, project);
-    const value = this.access(`part ${name}`, file, () => this.loadPart(file, name, project));
+  factPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean = () => true): T | null {
+    if (!this.tracking) return this.loadPart(file, name, project, kept);
+    const value = this.access(`part ${name}`, file, () => this.loadPart(file, name, project, kept));
     if (value !== null) this.log.loaded(file);
     return value;
   }
 
-  private loadPart<T>(file: string, name: string, project: (facts: FileFacts) => T): T | null {
+  private loadPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean): T | null {
     let memo = this.partsMemo.get(name);
     if (!memo) this.partsMemo.set(name, (memo = new Map()));
     const known = memo.get(file);
@@ -659,7 +660,7 @@ export class RepoModel {
     const facts = this.loadFacts(file);
     const value = facts === null ? null : project(facts);
     memo.set(file, facts === null ? null : { value });
-    if (facts !== null) table?.set(file, id ?? '', [value, facts.parseErrors]);
+    if (facts !== null && value !== null && kept(value)) table?.set(file, id ?? '', [value, facts.parseErrors]);
     return value;
   }
 

@@ -1,0 +1,44 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { selectionOf } from '../../src/analysis/selection.js';
+import { buildModel } from '../../src/engine/index.js';
+import { makeGitRepo } from '../support/repo.js';
+
+// What a paid file declares (its ids, the problems reading them, its self-gates) is
+// kept with its facts when it follows from them alone, and evaluated again when it
+// reads another file: an id imported from a helper changes with the helper.
+
+describe('the paid declarations kept per file', () => {
+  const files = {
+    'tripwire.config.json': JSON.stringify({
+      tests: { include: ['test/**/*.test.ts'], paid: ['test/evals/**/*.test.ts'], ids: [{ call: 'runEval', arg: 0 }], selfGate: [{ env: 'EVALS_TIER' }] },
+      maps: { touchfiles: [{ file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
+    }),
+    'test/helpers/touchfiles.ts': "export const E2E_TOUCHFILES = { 'literal-id': ['test/evals/literal.test.ts'], 'imported-id': ['test/evals/imported.test.ts'] };\n",
+    'test/helpers/ids.ts': "export const ID = 'imported-id';\n",
+    'test/evals/literal.test.ts': "if (process.env.EVALS_TIER !== 'gate') process.exit(0);\nrunEval('literal-id');\n",
+    'test/evals/imported.test.ts': "import { ID } from '../helpers/ids.js';\nrunEval(ID);\n",
+  };
+  const declared = (model: Awaited<ReturnType<typeof buildModel>>['model']): string[] => {
+    const { selection, selfGates } = selectionOf(model);
+    return [...selection.paidIds.map((paid) => `${paid.id} ${paid.file}:${paid.loc.line}`), ...[...selfGates].map(([file, gates]) => `${file} gates ${gates.map((gate) => gate.value).join(',')}`)].sort();
+  };
+
+  it('serves a file whose ids are its own without loading its facts, and evaluates an imported id again', async () => {
+    const cwd = makeGitRepo(files);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-paid-'));
+    const first = await buildModel({ cwd, cacheLocation });
+    expect(declared(first.model)).toEqual(['imported-id test/evals/imported.test.ts:2', 'literal-id test/evals/literal.test.ts:2', 'test/evals/literal.test.ts gates gate']);
+    first.cache.save((id) => first.model.liveContent(id));
+
+    writeFileSync(join(cwd, 'test/helpers/ids.ts'), "export const ID = 'renamed-id';\n");
+    const second = await buildModel({ cwd, cacheLocation });
+    // The map still names the file under the old id: a registration, at the file's start.
+    expect(declared(second.model)).toEqual(['imported-id test/evals/imported.test.ts:1', 'literal-id test/evals/literal.test.ts:2', 'renamed-id test/evals/imported.test.ts:2', 'test/evals/literal.test.ts gates gate']);
+    // Loaded: the map file and imported.test.ts from the cache, the edited ids.ts parsed; literal.test.ts's declarations come from the table.
+    expect(second.model.stats).toMatchObject({ cached: 2, parsed: 1 });
+    expect(second.model.loadedFiles().sort()).toEqual(['test/evals/imported.test.ts', 'test/evals/literal.test.ts', 'test/helpers/ids.ts', 'test/helpers/touchfiles.ts']);
+  });
+});
