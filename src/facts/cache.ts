@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, MAC_HEX, sealed, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
@@ -97,9 +97,10 @@ function noCache<T>(): FactCache<T> {
  * key (the content changed), a different `version` (another file name), or
  * not being used by the last run that rewrote the file (pruned then).
  *
- * Opening the file only indexes its lines by key: an entry is verified and
- * parsed when it is first asked for, so a run that reads the facts of a few
- * files pays for those, not for the whole repository's.
+ * The file starts with an index (each key's offset and length); opening it
+ * reads only that, and a record is read, verified and parsed when it is first
+ * asked for: a run that reads the facts of a few files pays for those, not
+ * for the whole repository's.
  *
  * Each record is sealed with an HMAC under the user's cache secret, bound to
  * its key: a record whose MAC does not verify (forged, torn, written under
@@ -115,7 +116,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
 
   const dir = cacheDirectory(options.root, options.location);
   const base = `facts-${options.version.replace(/[^\w.-]/g, '_')}`;
-  const file = path.join(dir, `${base}.jsonl`);
+  const file = path.join(dir, `${base}.facts`);
   // Entries added since the file was last written: a run that parsed a few
   // files appends them instead of rewriting every entry.
   const log = path.join(dir, `${base}.log`);
@@ -124,8 +125,10 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   // Without a validator the version in the file name is the contract: the
   // caller bumps it whenever the shape of T changes.
   const accept = options.validate ?? ((value: unknown): value is T => value !== undefined);
-  /** Each key's last record, still sealed and unparsed: the file's lines, then the log's. */
-  let records: Map<string, Buffer> | undefined;
+  /** Each key's last record, still sealed and unparsed (read, or where it lies in the file): the file's, then the log's. */
+  let records: Map<string, Buffer | Slot> | undefined;
+  /** The cache file as it was indexed, open until it is rewritten: a concurrent rewrite replaces the name, not what this run reads. */
+  let fd: number | null = null;
   /** Entries in the log when it was read: past a quarter of the file, the next save rewrites the file. */
   let logged = 0;
   /** Entries this run used or produced: exactly what a rewrite keeps. */
@@ -135,12 +138,17 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   let corrupt = false;
   const tables = new Map<string, Table>();
 
-  function index(): Map<string, Buffer> {
+  function index(): Map<string, Buffer | Slot> {
     if (records) return records;
     records = new Map();
-    const lines = readLines(file);
-    if (lines !== null && lines.malformed) corrupt = true;
-    for (const [key, record] of lines?.records ?? []) records.set(key, record);
+    const indexed = readIndexed(file);
+    if (indexed !== null) {
+      fd = indexed.fd;
+      // Kept open while the cache is in use (an editor session reads on after a save); closed once it is unreachable.
+      closing.register(cache, indexed.fd, cache);
+      if (indexed.malformed) corrupt = true;
+      for (const [key, slot] of indexed.records) records.set(key, slot);
+    }
     // A torn log line (a write cut short) costs only its own entry.
     const logLines = readLines(log);
     logged = logLines?.count ?? 0;
@@ -152,9 +160,10 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   function lookup(key: string): T | undefined {
     const known = touched.get(key);
     if (known !== undefined) return known;
-    const record = index().get(key);
-    if (record === undefined) return undefined;
-    const value = decode(record);
+    const stored = index().get(key);
+    if (stored === undefined) return undefined;
+    const record = Buffer.isBuffer(stored) ? stored : readSlot(stored);
+    const value = record === null ? undefined : decode(key, record);
     if (value === undefined) {
       // Not ours or not whole: a miss now, and the file is replaced at the next save.
       records?.delete(key);
@@ -163,32 +172,62 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     return value;
   }
 
-  function decode(record: Buffer): T | undefined {
+  function readSlot(slot: Slot): Buffer | null {
+    if (fd === null) return null;
+    const record = Buffer.allocUnsafe(slot.length);
+    try {
+      return readSync(fd, record, 0, slot.length, slot.at) === slot.length ? record : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function decode(key: string, record: Buffer): T | undefined {
     const body = unsealedRecord(secret, context, record);
     if (body === null) return undefined;
+    const tab = body.indexOf(TAB);
+    // The index is not sealed: a record is taken only for the key it was sealed with.
+    if (body.toString('latin1', 0, tab) !== key) return undefined;
     try {
-      const value: unknown = JSON.parse(body.toString('latin1', body.indexOf(TAB) + 1));
+      const value: unknown = JSON.parse(body.toString('latin1', tab + 1));
       return accept(value) ? value : undefined;
     } catch {
       return undefined;
     }
   }
 
+  /** After a rewrite, which holds every record it kept in memory. */
+  function closeFile(): void {
+    if (fd === null) return;
+    closing.unregister(cache);
+    closeQuietly(fd);
+    fd = null;
+  }
+
   function seal(key: string, value: T): string {
     return sealed(secret, context, `${key}\t${asciiJson(value)}`);
   }
 
-  function rewrite(known: Map<string, Buffer>, live: (key: string) => boolean): void {
+  function rewrite(known: Map<string, Buffer | Slot>, live: (id: string) => boolean): void {
     try {
       // An entry this run read unchanged, or kept unread, is written back as it was read: never sealed again.
       const kept = new Map<string, Buffer>();
-      for (const [key, value] of touched) kept.set(key, (fresh.has(key) ? undefined : known.get(key)) ?? Buffer.from(seal(key, value), 'latin1'));
-      for (const [key, record] of known) if (!kept.has(key) && live(idInKey(key))) kept.set(key, record);
+      const asRead = (key: string): Buffer | null => {
+        const stored = known.get(key);
+        return stored === undefined ? null : Buffer.isBuffer(stored) ? stored : readSlot(stored);
+      };
+      for (const [key, value] of touched) kept.set(key, (fresh.has(key) ? null : asRead(key)) ?? Buffer.from(seal(key, value), 'latin1'));
+      for (const key of known.keys()) {
+        if (kept.has(key) || !live(idInKey(key))) continue;
+        const record = asRead(key);
+        if (record !== null) kept.set(key, record);
+      }
       // A concurrent run reads the old file or the new one, never half of one.
-      writeFileAtomic(file, Buffer.concat([...kept.values()].flatMap((line) => [line, NEWLINE])));
+      writeFileAtomic(file, indexedFile(kept));
       rmSync(log, { force: true });
-      // The whole-file form written before records were indexed: never read again.
-      rmSync(path.join(dir, `${base}.json`), { force: true });
+      // The forms written before records were indexed: never read again.
+      for (const old of ['json', 'jsonl']) rmSync(path.join(dir, `${base}.${old}`), { force: true });
+      closeFile();
       records = kept;
       logged = 0;
       corrupt = false;
@@ -197,7 +236,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     }
   }
 
-  return {
+  const cache: FactCache<T> = {
     get(key) {
       const value = lookup(key);
       if (value === undefined) {
@@ -209,8 +248,8 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       return value;
     },
     set(key, value) {
-      // A key with a line or field break could not be read back as one record.
-      if (/[\t\n]/.test(key)) return;
+      // A key with a break or a space could not be read back from the index or as one record.
+      if (/[\t\n ]/.test(key)) return;
       const previous = lookup(key);
       if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(value)) fresh.set(key, value);
       touched.set(key, value);
@@ -248,6 +287,74 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       return table;
     },
   };
+  return cache;
+}
+
+const closing = new FinalizationRegistry<number>(closeQuietly);
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+}
+
+/** Where a record lies in the cache file. */
+interface Slot {
+  at: number;
+  length: number;
+}
+
+const FORMAT = 'tripwire-facts-1';
+
+/**
+ * `<FORMAT> <index bytes>\n`, the index (`<key> <offset> <length>\n` per
+ * record), then the records (`<mac> <key>\t<json>\n`), offsets counted from
+ * the first record.
+ */
+function indexedFile(records: ReadonlyMap<string, Buffer>): Buffer {
+  const index: string[] = [];
+  let offset = 0;
+  for (const [key, record] of records) {
+    index.push(`${key} ${offset} ${record.length}\n`);
+    offset += record.length + 1;
+  }
+  const header = index.join('');
+  return Buffer.concat([Buffer.from(`${FORMAT} ${header.length}\n${header}`, 'latin1'), ...[...records.values()].flatMap((record) => [record, NEWLINE])]);
+}
+
+/** The index of a cache file, and the file open to read its records; `malformed` when it is not that form (another format, cut short). */
+function readIndexed(file: string): { fd: number; records: [string, Slot][]; malformed: boolean } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const line = head.toString('latin1', 0, got);
+    const match = new RegExp(`^${FORMAT} (\\d{1,12})\n`).exec(line);
+    if (!match) return { fd, records: [], malformed: true };
+    const length = Number(match[1]);
+    const start = match[0].length;
+    const header = Buffer.alloc(length);
+    if (readSync(fd, header, 0, length, start) !== length) return { fd, records: [], malformed: true };
+    const first = start + length;
+    const records: [string, Slot][] = [];
+    let malformed = false;
+    for (const entry of header.toString('latin1').split('\n')) {
+      if (entry === '') continue;
+      const [key, at, size] = entry.split(' ');
+      if (key === undefined || at === undefined || size === undefined || !/^\d+$/.test(at) || !/^\d+$/.test(size)) malformed = true;
+      else records.push([key, { at: first + Number(at), length: Number(size) }]);
+    }
+    return { fd, records, malformed };
+  } catch {
+    return { fd, records: [], malformed: true };
+  }
 }
 
 /** The blob id a key names first; '' when it names none. */

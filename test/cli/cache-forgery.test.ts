@@ -76,7 +76,7 @@ function probe(dir: string, xdg: string, cacheLocation?: string): Probe {
 }
 
 function cacheFile(dir: string, prefix: 'facts' | 'results' | 'verdicts'): string {
-  const name = readdirSync(dir).find((entry) => entry.startsWith(`${prefix}-`) && entry.endsWith('.json'));
+  const name = readdirSync(dir).find((entry) => entry.startsWith(`${prefix}-`) && entry.endsWith(prefix === 'facts' ? '.facts' : '.json'));
   if (name === undefined) throw new Error(`no ${prefix} cache in ${dir}`);
   return join(dir, name);
 }
@@ -88,11 +88,18 @@ function forgeFacts(file: string): void {
   writeFileSync(file, text.replaceAll('"specifier":"openai"', '"specifier":"lodash"'));
 }
 
-/** Seals a cache file's text again under the key in `xdg`: a forger who holds the user's key. */
-function reseal(file: string, xdg: string, context: string): void {
+/** Seals each record of a fact cache file again under the key in `xdg`: a forger who holds the user's key. Each MAC keeps its length, so the index still holds. */
+function resealRecords(file: string, xdg: string, context: string): void {
   const text = readFileSync(file, 'latin1');
   const key = readFileSync(join(xdg, 'tripwire', 'key'));
-  writeFileSync(file, sealed({ key, persistent: true, file: '' }, context, text.slice(text.indexOf(' ') + 1)));
+  const head = /^tripwire-facts-1 (\d+)\n/.exec(text);
+  expect(head).not.toBeNull();
+  const start = (head?.[0].length ?? 0) + Number(head?.[1]);
+  const records = text
+    .slice(start)
+    .split('\n')
+    .map((record) => (record === '' ? record : sealed({ key, persistent: true, file: '' }, context, record.slice(record.indexOf(' ') + 1))));
+  writeFileSync(file, `${text.slice(0, start)}${records.join('\n')}`);
 }
 
 describe('a fact cache the checked change wrote', () => {
@@ -108,7 +115,7 @@ describe('a fact cache the checked change wrote', () => {
     const run = check(clone, temp('tripwire-xdg-'));
     expect(run.code).toBe(1);
     expect(run.findings).toEqual([JUDGE]);
-    expect(run.stderr).toMatch(/^tripwire: warning: git tracks \S+facts-[^ ]+\.json in the cache directory \S+node_modules\/\.cache\/tripwire, so the change being checked chose what it holds: checking without the cache\./);
+    expect(run.stderr).toMatch(/^tripwire: warning: git tracks \S+facts-[^ ]+\.facts in the cache directory \S+node_modules\/\.cache\/tripwire, so the change being checked chose what it holds: checking without the cache\./);
     expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(check(clone, temp('tripwire-xdg-'), '--no-cache').findings).toEqual([JUDGE]);
   });
@@ -119,7 +126,7 @@ describe('a fact cache the checked change wrote', () => {
     expect(probe(dir, xdg).findings).toEqual([JUDGE]);
     const file = cacheFile(join(dir, CACHE), 'facts');
     forgeFacts(file);
-    reseal(file, xdg, `tripwire-facts ${basename(file, '.json')}`);
+    resealRecords(file, xdg, `tripwire-facts ${basename(file, '.facts')}`);
 
     // Outside the repository, where git tracks nothing, the resealed forgery verifies and hides the finding:
     // so what stops it in the repository is the refusal, not the MAC.
@@ -140,7 +147,8 @@ describe('a fact cache the checked change wrote', () => {
     expect(probe(dir, xdg)).toMatchObject({ parsed: 2, cached: 0, findings: [JUDGE] });
     const file = cacheFile(join(dir, CACHE), 'facts');
     forgeFacts(file);
-    expect(probe(dir, xdg)).toMatchObject({ parsed: 2, cached: 0, findings: [JUDGE], cacheRefused: null });
+    // Each record has its own MAC: the forged one (the helper's) is parsed again, the test's is still read.
+    expect(probe(dir, xdg)).toMatchObject({ parsed: 1, cached: 1, findings: [JUDGE], cacheRefused: null });
     expect(readFileSync(file, 'latin1')).not.toContain('lodash');
   });
 

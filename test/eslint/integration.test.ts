@@ -138,7 +138,7 @@ describe('the fact cache', () => {
       'test/helpers/judge.ts': `import OpenAI from 'openai';\nexport const judge = () => new OpenAI();\n`,
     });
     // The default location, as in an editor: the repository has no node_modules.
-    const cacheFile = join(cacheDirectory(dir), `facts-${VERSION}-f${FACTS_VERSION}.jsonl`);
+    const cacheFile = join(cacheDirectory(dir), `facts-${VERSION}-f${FACTS_VERSION}.facts`);
     expect(existsSync(cacheFile)).toBe(false);
     const results = await eslintFor(dir).lintFiles(['.']);
     expect(eslintTriples(results, dir)).toEqual(['no-paid-calls-in-free-tests test/judge.test.ts:1']);

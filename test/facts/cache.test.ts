@@ -33,15 +33,32 @@ function open(location: string, version = '1.0.0', secret = SECRET) {
 
 const context = (version: string): string => `tripwire-facts facts-${version}`;
 
+/** The cache file's form (src/facts/cache.ts): a line giving the index's length, the index, then the records. */
+function indexed(records: string[]): string {
+  let offset = 0;
+  const index = records.map((record) => {
+    const line = `${record.slice(65, record.indexOf('\t'))} ${offset} ${record.length}\n`;
+    offset += record.length + 1;
+    return line;
+  });
+  return `tripwire-facts-1 ${index.join('').length}\n${index.join('')}${records.map((record) => `${record}\n`).join('')}`;
+}
+
 /** Writes the cache file as the cache seals it: one record per entry, each value given as its JSON text. */
 function writeRecords(location: string, entries: Record<string, string>, version = '1.0.0'): void {
-  const lines = Object.entries(entries).map(([key, json]) => `${sealed(SECRET, context(version), `${key}\t${json}`)}\n`);
-  writeFileSync(path.join(location, `facts-${version}.jsonl`), lines.join(''));
+  writeFileSync(path.join(location, `facts-${version}.facts`), indexed(Object.entries(entries).map(([key, json]) => sealed(SECRET, context(version), `${key}\t${json}`))));
+}
+
+/** The records of a cache file (after its index) or of a log, sealed as written. */
+function recordLines(file: string): string[] {
+  const text = readFileSync(file, 'latin1');
+  const head = /^tripwire-facts-1 (\d+)\n/.exec(text);
+  return (head ? text.slice(head[0].length + Number(head[1])) : text).split('\n').filter(Boolean);
 }
 
 /** The entries of a file of records, each MAC checked; later lines win. */
 function records(file: string, version: string, into: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const line of readFileSync(file, 'latin1').split('\n').filter(Boolean)) {
+  for (const line of recordLines(file)) {
     const text = unsealed(SECRET, context(version), line);
     if (text === null) throw new Error(`a record does not verify: ${line}`);
     const tab = text.indexOf('\t');
@@ -52,7 +69,7 @@ function records(file: string, version: string, into: Record<string, unknown> = 
 
 /** The file's entries with the log's applied, as the next run sees them. */
 function stored(location: string, version = '1.0.0'): unknown {
-  const entries = records(path.join(location, `facts-${version}.jsonl`), version);
+  const entries = records(path.join(location, `facts-${version}.facts`), version);
   const log = path.join(location, `facts-${version}.log`);
   return existsSync(log) ? records(log, version, entries) : entries;
 }
@@ -66,7 +83,7 @@ describe('openFactCache', () => {
     expect(first.get('k1')).toEqual({ imports: ['openai'] });
     first.save();
     expect(first.stats).toEqual({ hits: 1, misses: 1 });
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.facts']);
 
     const second = open(location);
     expect(second.get('k1')).toEqual({ imports: ['openai'] });
@@ -88,7 +105,7 @@ describe('openFactCache', () => {
     second.set('b', { imports: ['ß'] });
     second.save();
     for (const name of readdirSync(location)) expect(readFileSync(path.join(location, name)).every((byte) => byte < 0x7f)).toBe(true);
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0.log']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.facts', 'facts-1.0.0.log']);
     const third = open(location);
     expect([third.get('a'), third.get('b')]).toEqual([text, { imports: ['ß'] }]);
   });
@@ -102,7 +119,7 @@ describe('openFactCache', () => {
     const odd = open(location, '1.0.0/f 2');
     odd.set('k', { imports: [] });
     odd.save();
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0_f_2.jsonl']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.facts', 'facts-1.0.0_f_2.facts']);
   });
 
   it('writes nothing when nothing changed', () => {
@@ -139,7 +156,7 @@ describe('openFactCache', () => {
 
   it('appends what a run added while the file is mostly in use, and rewrites it once a quarter went unused', () => {
     const location = tempDir();
-    const file = path.join(location, 'facts-1.0.0.jsonl');
+    const file = path.join(location, 'facts-1.0.0.facts');
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     const first = open(location);
     for (const key of keys) first.set(key, { imports: [key] });
@@ -152,7 +169,7 @@ describe('openFactCache', () => {
     second.set('i', { imports: ['i'] });
     second.save();
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.jsonl', 'facts-1.0.0.log']);
+    expect(readdirSync(location).sort()).toEqual(['facts-1.0.0.facts', 'facts-1.0.0.log']);
     expect(open(location).get('i')).toEqual({ imports: ['i'] });
 
     // A torn line (a write cut short) costs only its own entry.
@@ -166,7 +183,7 @@ describe('openFactCache', () => {
     for (const key of ['a', 'b', 'c', 'd', 'i']) fourth.get(key);
     fourth.set('z', { imports: ['z'] });
     fourth.save();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.facts']);
     expect(Object.keys(stored(location) as object).sort()).toEqual(['a', 'b', 'c', 'd', 'i', 'z']);
   });
 
@@ -189,11 +206,13 @@ describe('openFactCache', () => {
     expect(stored(location)).toEqual({ good: { imports: [] } });
   });
 
-  it('rewrites a file with a line that is not a record, though nothing was added', () => {
+  it('rewrites a file whose index has a line that is not an entry, though nothing was added', () => {
     const location = tempDir();
     writeRecords(location, { k: '{"imports": ["a"]}' });
-    const file = path.join(location, 'facts-1.0.0.jsonl');
-    writeFileSync(file, `${readFileSync(file, 'latin1')}[1, 2]\n`);
+    const file = path.join(location, 'facts-1.0.0.facts');
+    const text = readFileSync(file, 'latin1');
+    const length = Number(/^tripwire-facts-1 (\d+)\n/.exec(text)?.[1]);
+    writeFileSync(file, text.replace(/^tripwire-facts-1 \d+\n/, `tripwire-facts-1 ${length + 7}\n[1, 2]\n`));
     const cache = open(location);
     expect(cache.get('k')).toEqual({ imports: ['a'] });
     cache.save();
@@ -201,16 +220,27 @@ describe('openFactCache', () => {
     expect(stored(location)).toEqual({ k: { imports: ['a'] } });
   });
 
-  it('binds each record to its key: a record moved to another key does not verify', () => {
+  it('reads a file of another form as empty and replaces it at save', () => {
+    const location = tempDir();
+    const file = path.join(location, 'facts-1.0.0.facts');
+    writeFileSync(file, sealed(SECRET, context('1.0.0'), 'k\t{"imports": []}'));
+    const cache = open(location);
+    expect(cache.get('k')).toBeUndefined();
+    cache.save();
+    expect(readFileSync(file, 'latin1').startsWith('tripwire-facts-1 ')).toBe(true);
+  });
+
+  it('binds each record to its key: an index entry pointing at another key\'s record does not verify', () => {
     const location = tempDir();
     const writer = open(location);
     writer.set('clean', { imports: [] });
     writer.set('paid', { imports: ['openai'] });
     writer.save();
-    const file = path.join(location, 'facts-1.0.0.jsonl');
-    const lines = readFileSync(file, 'latin1').split('\n');
-    const paid = lines.find((line) => line.includes(' paid\t')) ?? '';
-    writeFileSync(file, [...lines.filter((line) => !line.includes(' clean\t')), paid.replace(' paid\t', ' clean\t')].join('\n'));
+    const file = path.join(location, 'facts-1.0.0.facts');
+    const [clean = '', paid = ''] = recordLines(file);
+    // Both keys lead to paid's record, which was sealed for 'paid'.
+    const index = `clean ${clean.length + 1} ${paid.length}\npaid ${clean.length + 1} ${paid.length}\n`;
+    writeFileSync(file, `tripwire-facts-1 ${index.length}\n${index}${clean}\n${paid}\n`);
     const reader = open(location);
     expect(reader.get('clean')).toBeUndefined();
     expect(reader.get('paid')).toEqual({ imports: ['openai'] });
@@ -221,7 +251,7 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: ['openai'] });
     writer.save();
-    const file = path.join(location, 'facts-1.0.0.jsonl');
+    const file = path.join(location, 'facts-1.0.0.facts');
     // The same shape, one fact changed, the old MAC kept: what a forger without the key can write.
     writeFileSync(file, readFileSync(file, 'latin1').replace('"openai"', '"lodash"'));
     const reader = open(location);
@@ -263,14 +293,14 @@ describe('openFactCache', () => {
     const writer = open(location);
     writer.set('k', { imports: [] });
     writer.save();
-    const before = readFileSync(path.join(location, 'facts-1.0.0.jsonl'), 'latin1');
+    const before = readFileSync(path.join(location, 'facts-1.0.0.facts'), 'latin1');
     const ephemeral = open(location, '1.0.0', { ...SECRET, persistent: false });
     expect(ephemeral.get('k')).toBeUndefined();
     ephemeral.set('other', { imports: [] });
     ephemeral.save();
     expect(ephemeral.file).toBeNull();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
-    expect(readFileSync(path.join(location, 'facts-1.0.0.jsonl'), 'latin1')).toBe(before);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.facts']);
+    expect(readFileSync(path.join(location, 'facts-1.0.0.facts'), 'latin1')).toBe(before);
   });
 
   it('skips an unwritable location silently', () => {
@@ -289,7 +319,7 @@ describe('openFactCache', () => {
     cache.save();
     cache.set('k', { imports: ['changed'] });
     cache.save();
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.facts']);
     expect(stored(location)).toEqual({ k: { imports: ['changed'] } });
   });
 
@@ -318,7 +348,7 @@ describe('the records a rewrite keeps', () => {
     const second = open(location);
     second.set(`${ID_A}:five`, { imports: ['five'] });
     second.save((id) => id === ID_A);
-    expect(readdirSync(location)).toEqual(['facts-1.0.0.jsonl']);
+    expect(readdirSync(location)).toEqual(['facts-1.0.0.facts']);
     expect(Object.keys(stored(location) as object).sort()).toEqual([`${ID_A}:five`, `${ID_A}:one`, `${ID_A}:two`]);
   });
 
@@ -428,6 +458,6 @@ describe('cacheDirectory', () => {
     cache.set('k', 1);
     cache.save();
     expect(existsSync(path.join(root, 'node_modules'))).toBe(false);
-    expect(existsSync(path.join(process.env.HOME, '.cache', 'tripwire', id, 'facts-1.jsonl'))).toBe(true);
+    expect(existsSync(path.join(process.env.HOME, '.cache', 'tripwire', id, 'facts-1.facts'))).toBe(true);
   });
 });
