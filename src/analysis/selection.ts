@@ -63,7 +63,8 @@ export function computeSelection(model: RepoModel): SelectionResult {
       problems.push({ source, kind: 'missingFile', file: model.configFile ?? ref.file, loc: FILE_START, message: `map file '${ref.file}' (${mapLabel(ref)}) does not exist` });
       return null;
     }
-    const result = evaluator.evaluateRef(ref.file, ref);
+    // A map is read whole by every run and changes seldom: kept, with the files evaluating it read.
+    const result = model.stored(`map ${JSON.stringify(ref)}`, () => evaluator.evaluateRef(ref.file, ref));
     report(source, result.errors);
     mapFiles.set(mapKey(ref), result.files);
     return result.value;

@@ -111,6 +111,19 @@ function keep(reads: Recorded<FileProblem>): Kept | null {
 /** What a computation that read the diff is charged with, as if it were a file whose content is the diff (contentId). */
 const DIFF = '\0diff';
 
+/** A stored query (RepoModel.stored): its value, and what computing it read, each file with its content id. */
+interface StoredQuery {
+  files: [string, string | null][];
+  loaded: string[];
+  problems: FileProblem[];
+  resolved: boolean;
+  value: unknown;
+}
+
+function isStoredQuery(value: unknown): value is StoredQuery {
+  return typeof value === 'object' && value !== null && 'files' in value && Array.isArray(value.files) && 'loaded' in value && Array.isArray(value.loaded) && 'problems' in value && Array.isArray(value.problems) && 'value' in value;
+}
+
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 /** Key of the model at the merge base in the per-run memo table. */
 const AT_BASE = {};
@@ -143,6 +156,7 @@ export class RepoModel {
   private readonly oldOversized: ReadonlyMap<string, number>;
   private readonly blobIds: ReadonlyMap<string, string>;
   private liveIds: Set<string> | null = null;
+  private stateMemo: string | null = null;
   private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
   private readonly outsideReads = new Map<string, string | null>();
@@ -228,6 +242,35 @@ export class RepoModel {
     const reads = flatten(recorded);
     if (reads.resolved) for (const file of this.resolverInputs) reads.files.add(file);
     return { value, reads };
+  }
+
+  /**
+   * A computation kept in the fact cache with what it read (a stored query):
+   * a later run in the same state takes its value back while every file it
+   * read has the same content, and is charged with those reads as if it had
+   * made them: the files, the scripts whose facts it loaded (their parse
+   * errors and suppression comments come from the parts kept of their facts),
+   * the problems it recorded, the resolution. Without read tracking the reads
+   * are unknown, and it is simply computed. `name` must name every input
+   * besides the files read; the value must be plain JSON data.
+   */
+  stored<T>(name: string, compute: () => T): T {
+    const table = this.tracking ? this.cache?.table('stored queries') : undefined;
+    if (!table) return compute();
+    this.stateMemo ??= this.stateDigest();
+    const hit = table.get(name, this.stateMemo);
+    if (isStoredQuery(hit) && hit.files.every(([file, id]) => this.contentId(file) === id)) {
+      for (const [file] of hit.files) this.log.file(file);
+      for (const file of hit.loaded) this.suppressions(file);
+      for (const problem of hit.problems) this.addProblem(problem);
+      if (hit.resolved) this.log.resolved();
+      return hit.value as T;
+    }
+    const { value, reads } = this.recorded(compute);
+    if (reads.files.has(DIFF)) return value;
+    const query: StoredQuery = { files: [...reads.files].sort(compareText).map((file) => [file, this.contentId(file)]), loaded: [...reads.loaded].sort(compareText), problems: [...reads.problems], resolved: reads.resolved, value };
+    table.set(name, this.stateMemo, query);
+    return value;
   }
 
   /** What a reused verdict's computation recorded and loaded: this run's problems and loaded scripts too. */

@@ -42,3 +42,33 @@ describe('the paid declarations kept per file', () => {
     expect(second.model.loadedFiles().sort()).toEqual(['test/evals/imported.test.ts', 'test/evals/literal.test.ts', 'test/helpers/ids.ts', 'test/helpers/touchfiles.ts']);
   });
 });
+
+describe('a map evaluation kept with what it read (RepoModel.stored)', () => {
+  const files = {
+    'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, maps: { touchfiles: [{ file: 'test/helpers/touchfiles.ts', export: 'E2E_TOUCHFILES' }] } }),
+    'test/helpers/base-touchfiles.ts': "export const BASE = { 'chat-basic': ['src/chat.ts'] };\n",
+    'test/helpers/touchfiles.ts': "import { BASE } from './base-touchfiles.js';\n// tripwire-disable-next-line touchfiles-cover-paid-tests\nexport const E2E_TOUCHFILES = { ...BASE, 'chat-long': ['src/chat.ts'] };\n",
+  };
+  const keys = (model: Awaited<ReturnType<typeof buildModel>>['model']): string[] => selectionOf(model).selection.touchfiles.map((entry) => `${entry.key.value} ${entry.key.file}:${entry.key.loc.line}`);
+
+  it('is taken back without loading a map file, charged as loaded, and evaluated again once a file it read changes', async () => {
+    const cwd = makeGitRepo(files);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-stored-'));
+    const first = await buildModel({ cwd, cacheLocation, trackReads: true });
+    expect(keys(first.model)).toEqual(['chat-basic test/helpers/base-touchfiles.ts:1', 'chat-long test/helpers/touchfiles.ts:3']);
+    // As a run does when it checks the suppression comments of the files it loaded.
+    for (const file of first.model.loadedFiles()) first.model.suppressions(file);
+    first.cache.save((id) => first.model.liveContent(id));
+
+    const second = await buildModel({ cwd, cacheLocation, trackReads: true });
+    expect(keys(second.model)).toEqual(keys(first.model));
+    expect(second.model.stats).toMatchObject({ parsed: 0, cached: 0 });
+    // Their suppression comments are checked as if the evaluation had loaded them.
+    expect(second.model.loadedFiles().sort()).toEqual(['test/helpers/base-touchfiles.ts', 'test/helpers/touchfiles.ts']);
+    expect(second.model.suppressions('test/helpers/touchfiles.ts')).toMatchObject([{ rules: ['touchfiles-cover-paid-tests'], reason: null }]);
+
+    writeFileSync(join(cwd, 'test/helpers/base-touchfiles.ts'), "export const BASE = { 'chat-renamed': ['src/chat.ts'] };\n");
+    const third = await buildModel({ cwd, cacheLocation, trackReads: true });
+    expect(keys(third.model)).toEqual(['chat-renamed test/helpers/base-touchfiles.ts:1', 'chat-long test/helpers/touchfiles.ts:3']);
+  });
+});
