@@ -1,3 +1,4 @@
+import type { PreparedWorker } from '../facts/ahead.js';
 import { AheadExtraction } from '../facts/ahead.js';
 import { BATCH, ExtractionPool, threadsFor, type Concurrency } from '../facts/pool.js';
 import type { RepoModel } from '../model/model.js';
@@ -65,10 +66,11 @@ export async function prefetchFacts(model: RepoModel, concurrency: Concurrency):
  * thread), with a fact cache from an earlier run, and for at most one batch
  * of scripts (more are a cold run's, prefetchFacts' to share out).
  */
-export function extractChangedAhead(model: RepoModel, concurrency: Concurrency | undefined, staged: boolean): AheadExtraction | null {
-  if (concurrency !== undefined || !model.warmFactCache) return null;
-  const scripts = model.changedScripts(BATCH, staged);
-  const ahead = scripts === null ? null : AheadExtraction.start(model.extractionCalls(), scripts);
+export function extractChangedAhead(model: RepoModel, concurrency: Concurrency | undefined, staged: boolean, prepared: PreparedWorker | null = null): AheadExtraction | null {
+  const scripts = concurrency !== undefined || !model.warmFactCache ? null : model.changedScripts(BATCH, staged);
+  const ahead = scripts === null ? null : AheadExtraction.start(model.extractionCalls(), scripts, undefined, prepared);
+  // A worker started before the listing was known, and nothing for it to do.
+  prepared?.dispose();
   if (ahead) model.extractingAhead(ahead);
   return ahead;
 }

@@ -34,7 +34,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   // A cold run extracts ahead, on several threads, the facts the rules are about to ask for one by one.
   const prefetchStarted = performance.now();
   // A warm run parses its few changed scripts on a worker while the main thread goes on.
-  const early = extractChangedAhead(model, options.concurrency, options.staged === true);
+  const early = extractChangedAhead(model, options.concurrency, options.staged === true, options.aheadWorker ?? null);
   const ahead = await prefetchFacts(model, options.concurrency ?? 'off');
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;

@@ -1,3 +1,4 @@
+import type { PreparedWorker } from '../facts/ahead.js';
 import type { Concurrency } from '../facts/pool.js';
 import { type PresetName } from '../config/schema.js';
 import { type FactCache } from '../facts/cache.js';
@@ -44,6 +45,8 @@ export interface CheckOptions {
   trackReads?: boolean;
   /** Fact caches shared by the runs of one check, by version: each is saved by whoever opened the first run (engine/workspace.ts). */
   factCaches?: Map<string, FactCache<CachedFacts>>;
+  /** A worker started before the listing, for the first run's extraction ahead (prefetch.ts); disposed when it has nothing to do. */
+  aheadWorker?: PreparedWorker;
 }
 
 export interface RunResult extends CheckResult {

@@ -1,12 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from '../repo/git.js';
-import { DOCS_BASE_URL } from '../rule.js';
+import { PreparedWorker } from '../facts/ahead.js';
 import type { RunStats } from '../util/timing.js';
-import { CORE_RULES } from './core-checks.js';
 import { probeResults, type StoredRun } from './results-cache.js';
-import { severityOf } from './rule-set.js';
-import { runChecks, type WorkspaceOptions } from './workspace.js';
+import type { WorkspaceOptions } from './workspace.js';
 
 export interface Verdict {
   /** What the reporters need: findings, summary, the rules' metadata, the coverage when asked. */
@@ -25,20 +23,24 @@ export interface Verdict {
  * without the map coverage does not answer a run that asks for it.
  */
 export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
+  // The engine loads while git lists the files for the probe: a miss needs it, and a hit spends no more on it than before (while git runs).
+  const engine = import('./stored-run.js');
+  // Awaited below only on a miss; a failure to load is that run's error, never an unhandled rejection.
+  engine.catch(() => undefined);
   const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
   if (hit) return { run: hit, cached: true, stats: null, cacheRefused: null };
-  const result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }) });
-  const stored: StoredRun = {
-    root: result.root,
-    findings: result.findings,
-    summary: result.summary,
-    rules: [
-      ...result.rulesRun.map((rule) => ({ id: rule.id, description: rule.meta.description, url: rule.meta.url, severity: severityOf(result.model.config.rules[rule.id]), messages: rule.meta.messages })),
-      ...Object.entries(CORE_RULES).map(([id, core]) => ({ id, description: core.description, url: `${DOCS_BASE_URL}core-checks.md#${id}`, messages: core.messages })),
-    ],
-    ...(result.coverage && { coverage: result.coverage }),
-  };
+  // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
+  const aheadWorker = probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
+  let result: Awaited<ReturnType<Awaited<typeof engine>['runChecks']>>;
+  let stored: StoredRun;
+  try {
+    const { runChecks, storedRunOf } = await engine;
+    result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }) });
+    stored = storedRunOf(result);
+  } finally {
+    aheadWorker?.dispose();
+  }
   probe?.store(stored, result.outsideInputs);
   return { run: stored, cached: false, stats: result.stats, cacheRefused: result.cacheRefused };
 }

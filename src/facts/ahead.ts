@@ -1,5 +1,5 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { workerExecArgv, workerUrl, type ExtractRequest, type ExtractResponse, type Script } from './pool.js';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { startWorker, workerUrl, type ExtractRequest, type ExtractResponse, type Script } from './pool.js';
 import type { FileFacts } from './types.js';
 import { usesCodeCache } from '../parse/typescript.js';
 
@@ -10,6 +10,48 @@ const PATIENCE_MS = 60_000;
 /** The worker's progress, in the shared flag: started (its module runs), then answered (the answer is on the port). */
 export const STARTED = 1;
 export const ANSWERED = 2;
+
+/**
+ * A worker for an extraction ahead, started before its scripts are known: it
+ * loads the compiler meanwhile, so that a run whose listing shows edited
+ * scripts finds it ready. One never given scripts is terminated (dispose) and
+ * never holds the process open.
+ */
+export class PreparedWorker {
+  private taken = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly port: MessagePort,
+    private readonly signal: Int32Array,
+  ) {}
+
+  /** Null when no worker can be started (run from the TypeScript sources, as the test runner does). */
+  static spawn(url: URL | null = workerUrl(), codeCache: boolean, preload = true): PreparedWorker | null {
+    if (url === null) return null;
+    const { port1, port2 } = new MessageChannel();
+    const shared = new SharedArrayBuffer(4);
+    const worker = startWorker(url, { answerPort: port2, signal: shared, codeCache, preload }, [port2]);
+    if (worker === null) return null;
+    // A worker that fails answers nothing, and the main thread extracts the scripts itself: not the run's error.
+    worker.on('error', () => {});
+    worker.unref();
+    return new PreparedWorker(worker, port1, new Int32Array(shared));
+  }
+
+  /** The worker, for one extraction; null once taken or disposed. */
+  take(): { worker: Worker; port: MessagePort; signal: Int32Array } | null {
+    if (this.taken) return null;
+    this.taken = true;
+    return { worker: this.worker, port: this.port, signal: this.signal };
+  }
+
+  dispose(): void {
+    if (this.taken) return;
+    this.taken = true;
+    void this.worker.terminate();
+  }
+}
 
 /**
  * A few scripts extracted on one worker thread while the main thread goes
@@ -39,15 +81,12 @@ export class AheadExtraction {
   }
 
   /** Null when no worker can be started (run from the TypeScript sources, as the test runner does). */
-  static start(calls: readonly string[], scripts: readonly Script[], url: URL | null = workerUrl()): AheadExtraction | null {
-    if (url === null || scripts.length === 0) return null;
-    const { port1, port2 } = new MessageChannel();
-    const shared = new SharedArrayBuffer(4);
-    const worker = new Worker(url, { workerData: { answerPort: port2, signal: shared, codeCache: usesCodeCache() }, transferList: [port2], execArgv: workerExecArgv() });
-    // A worker that fails answers nothing, and the main thread extracts the scripts itself: not the run's error.
-    worker.on('error', () => {});
-    worker.postMessage({ calls, scripts: [...scripts] } satisfies ExtractRequest);
-    return new AheadExtraction(worker, port1, new Int32Array(shared), scripts);
+  static start(calls: readonly string[], scripts: readonly Script[], url: URL | null = workerUrl(), prepared: PreparedWorker | null = null): AheadExtraction | null {
+    if (scripts.length === 0) return null;
+    const started = prepared?.take() ?? PreparedWorker.spawn(url, usesCodeCache(), false)?.take();
+    if (!started) return null;
+    started.worker.postMessage({ calls, scripts: [...scripts] } satisfies ExtractRequest);
+    return new AheadExtraction(started.worker, started.port, started.signal, scripts);
   }
 
   /** The worker's facts of `file`, if it was given this very text; waits for its answer the first time. */

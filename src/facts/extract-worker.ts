@@ -6,13 +6,15 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
 import type { ExtractRequest, ExtractResponse } from './pool.js';
 import { ANSWERED, STARTED } from './ahead.js';
-import { useCodeCache } from '../parse/typescript.js';
+import { loadTypeScript, useCodeCache } from '../parse/typescript.js';
 
 const port = parentPort;
 if (port === null) throw new Error('tripwire: extract-worker.js runs only as a worker thread');
 // An extraction ahead (ahead.ts) gives a port to answer on and a flag to raise: its main thread waits synchronously.
-const ahead = workerData as { answerPort?: MessagePort; signal?: SharedArrayBuffer; codeCache?: boolean } | null;
+const ahead = workerData as { answerPort?: MessagePort; signal?: SharedArrayBuffer; codeCache?: boolean; preload?: boolean } | null;
 useCodeCache(ahead?.codeCache === true);
+// Started before its scripts are known (PreparedWorker): the compiler loads while it waits for them.
+if (ahead?.preload === true) loadTypeScript();
 const signal = ahead?.signal ? new Int32Array(ahead.signal) : null;
 if (signal) {
   Atomics.store(signal, 0, STARTED);

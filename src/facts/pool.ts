@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
 import { usesCodeCache } from '../parse/typescript.js';
 import type { FileFacts } from './types.js';
@@ -41,6 +41,19 @@ export function threadsFor(concurrency: Concurrency, scripts: number): number {
  */
 export function workerUrl(): URL | null {
   return import.meta.url.endsWith('.js') ? new URL('./extract-worker.js', import.meta.url) : null;
+}
+
+/**
+ * A worker thread with the parent's Node options; null when Node refuses to
+ * start one (`node --max-semi-space-size=… tripwire` passes an option that
+ * is the process's, never a thread's): the main thread extracts instead.
+ */
+export function startWorker(url: URL, workerData: unknown, transferList: readonly MessagePort[] = []): Worker | null {
+  try {
+    return new Worker(url, { execArgv: workerExecArgv(), workerData, transferList: [...transferList] });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -95,7 +108,11 @@ export class ExtractionPool {
     const take = (): Script[] | undefined => batches[next++];
     let byWorkers = 0;
     const url = workerUrl();
-    if (url !== null) while (this.workers.length < Math.min(this.threads - 1, batches.length)) this.workers.push(new Worker(url, { execArgv: workerExecArgv(), workerData: { codeCache: usesCodeCache() } }));
+    while (url !== null && this.workers.length < Math.min(this.threads - 1, batches.length)) {
+      const worker = startWorker(url, { codeCache: usesCodeCache() });
+      if (worker === null) break;
+      this.workers.push(worker);
+    }
     const finished = this.workers
       .filter((worker) => !this.broken.has(worker))
       .map(

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
 import { git, runCli, writeFiles } from '../support/repo.js';
 
 // --concurrency: the facts the cache lacks are extracted on several threads
@@ -26,7 +28,8 @@ function largerDemo(): string {
   };
   for (let i = 0; i < 120; i++) {
     const helper = i % 40 === 0 ? `import { ask } from './helpers/llm-client.js';\n` : i % 55 === 0 ? `import { value } from './helpers/broken.js';\n` : `import { score } from './helpers/local-${i % 7}.js';\n`;
-    files[`test/generated-${i}.test.ts`] = `${helper}import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+    files[`test/generated-${i}.test.ts`] = `${helper}import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';\ndescribe('generated ${i}', () => {\n  it('holds ${i}', () => { expect(${i}).toBe(${i}); });\n});\n`;
@@ -89,6 +92,27 @@ describe('--concurrency', () => {
     // An explicit off keeps it on the main thread.
     appendFileSync(join(dir, 'test/helpers/local-3.ts'), "export const again = 'yes';\n");
     expect(warm('--concurrency', 'off').summary.stats?.facts.workers).toBeUndefined();
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('run by a Node given an option no thread may take, extracts on the main thread: the same findings, and no internal error', () => {
+    const dir = largerDemo();
+    const cache = mkdtempSync(join(tmpdir(), 'tripwire-concurrency-'));
+    // --max-semi-space-size is the process's: Node refuses a worker that would inherit it.
+    const withFlag = (...args: string[]): Report => {
+      const run = spawnSync(process.execPath, ['--max-semi-space-size=16', join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), 'check', '--format', 'json', '--stats', '--cache-location', cache, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(run.status, run.stderr).toBe(1);
+      return JSON.parse(run.stdout) as Report;
+    };
+    const alone = check(dir, '--concurrency', 'off');
+    const pooled = withFlag('--concurrency', '3');
+    expect(pooled.findings).toEqual(alone.findings);
+    expect(pooled.summary.stats?.facts.workers).toBeUndefined();
+    // Warm, with an edited script: the extraction ahead cannot start a worker either.
+    appendFileSync(join(dir, 'test/helpers/local-3.ts'), "export const edited = 'yes';\n");
+    const ahead = withFlag();
+    expect(ahead.findings).toEqual(check(dir, '--concurrency', 'off').findings);
+    expect(ahead.summary.stats?.facts.workers).toBeUndefined();
     rmSync(cache, { recursive: true, force: true });
   });
 
