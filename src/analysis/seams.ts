@@ -199,12 +199,12 @@ const DOCKER_ENV = /^\s*(?:ENV|ARG)\s+([A-Za-z_][A-Za-z0-9_]*)/d;
  * them (`package.json` scripts, YAML `env:` keys, Dockerfiles, `.env` files).
  */
 export function envUses(model: RepoModel, file: string): EnvUse[] {
+  // Every test's uses make the vocabulary: kept as a part of the facts (memoized by the model), so a run need not load them all.
+  if (isScriptFile(file)) return model.factPart(file, 'env-uses', (facts) => scriptEnvUses(facts, file)) ?? [];
   return model.memoFor(USES, file, () => computeEnvUses(model, file));
 }
 
 function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
-  // Every test's uses make the vocabulary: kept as a part of the facts, so a run need not load them all.
-  if (isScriptFile(file)) return model.factPart(file, 'env-uses', (facts) => scriptEnvUses(facts, file)) ?? [];
   const uses: EnvUse[] = [];
   if (isMarkdownFile(file)) {
     const facts = model.markdownFacts(file);

@@ -171,6 +171,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const sameId = (i: number): boolean => before?.ids.has(i) === true && idOf(model.files[i] ?? '') === before.ids.get(i);
       /** Per stored set: whether every file in it has the content id it had. */
       const unchanged = new Map<number, boolean>();
+      /** Per stored set: its files' paths, and its index in the table this run stores. */
+      const setPaths = new Map<number, string[]>();
+      const remapped = new Map<number, number>();
       const holds = (unit: string, entry: UnitEntry, context: string | undefined): boolean => {
         if (!before || entry.context !== context) return false;
         let same = unchanged.get(entry.set);
@@ -192,16 +195,18 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const previous = before?.units.get(unit);
           const context = given === undefined ? undefined : createHash('sha1').update(given).digest('hex');
           if (previous && before && holds(unit, previous, context)) {
-            const listed = before.sets[previous.set] ?? [];
-            const files = [...listed.map((i) => model.files[i] ?? ''), ...previous.other.map(([path]) => path)];
-            if (previous.self && self !== undefined) {
-              files.push(unit);
-              noteId(self);
-            }
-            const unloaded = new Set(previous.unloaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
-            model.chargeVerdict(files, previous.problems, files.filter((path) => !unloaded.has(path)));
+            // Neighbouring units share a set: its paths and its place in the new table are found once.
+            let paths = setPaths.get(previous.set);
+            if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
+            const own = previous.self && self !== undefined;
+            const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
+            if (own) noteId(self);
+            const unloaded = previous.unloaded.length === 0 ? null : new Set(previous.unloaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
+            model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
             for (const [path, id] of previous.other) model.noteOutside(path, id);
-            table.units.set(unit, { ...previous, set: intern(listed) });
+            let set = remapped.get(previous.set);
+            if (set === undefined) remapped.set(previous.set, (set = intern(before.sets[previous.set] ?? [])));
+            table.units.set(unit, { ...previous, set });
             counts.reused++;
             return previous.findings as T[];
           }

@@ -104,7 +104,7 @@ type Kept = Recorded<FileProblem> | string;
 /** What to keep of a recording: nothing, the one file it read, or the recording itself. */
 function keep(reads: Recorded<FileProblem>): Kept | null {
   if (isEmpty(reads)) return null;
-  const only = reads.files.size === 1 && reads.loaded.size === 0 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0 ? reads.files.values().next().value : undefined;
+  const only = reads.files?.size === 1 && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined ? reads.files.values().next().value : undefined;
   return only ?? reads;
 }
 

@@ -17,14 +17,20 @@ export interface Reads<Problem> {
 /**
  * One computation's reads as recorded: its own, and the recorded reads of the
  * computations it ran or whose memoized value it took (`parts`), kept by
- * reference and flattened once, when the reads are wanted.
+ * reference and flattened once, when the reads are wanted. A set is made at
+ * its first member: most recordings are of one file access that read that
+ * file and nothing else, and a run makes tens of thousands of them.
  */
-export interface Recorded<Problem> extends Reads<Problem> {
-  parts: Set<Recorded<Problem>>;
+export interface Recorded<Problem> {
+  files?: Set<string>;
+  loaded?: Set<string>;
+  problems?: Set<Problem>;
+  resolved: boolean;
+  parts?: Set<Recorded<Problem>>;
 }
 
 function recording<Problem>(): Recorded<Problem> {
-  return { files: new Set(), loaded: new Set(), problems: new Set(), resolved: false, parts: new Set() };
+  return { resolved: false };
 }
 
 /**
@@ -52,15 +58,18 @@ export class ReadLog<Problem> {
   }
 
   file(file: string): void {
-    this.top?.files.add(file);
+    const top = this.top;
+    if (top) (top.files ??= new Set()).add(file);
   }
 
   loaded(file: string): void {
-    this.top?.loaded.add(file);
+    const top = this.top;
+    if (top) (top.loaded ??= new Set()).add(file);
   }
 
   problem(problem: Problem): void {
-    this.top?.problems.add(problem);
+    const top = this.top;
+    if (top) (top.problems ??= new Set()).add(problem);
   }
 
   resolved(): void {
@@ -69,13 +78,14 @@ export class ReadLog<Problem> {
 
   /** Charges reads recorded earlier to the computation running now, if any. */
   replay(reads: Recorded<Problem>): void {
-    if (this.top && this.top !== reads) this.top.parts.add(reads);
+    const top = this.top;
+    if (top && top !== reads) (top.parts ??= new Set()).add(reads);
   }
 }
 
 /** Whether a recording holds nothing: no file, problem, resolution or part. */
 export function isEmpty<Problem>(reads: Recorded<Problem>): boolean {
-  return reads.files.size === 0 && reads.loaded.size === 0 && reads.problems.size === 0 && !reads.resolved && reads.parts.size === 0;
+  return reads.files === undefined && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined;
 }
 
 /** Everything a recording read, its parts' reads included, each part counted once. */
@@ -87,11 +97,11 @@ export function flatten<Problem>(reads: Recorded<Problem>): Reads<Problem> {
     const current = queue[i];
     if (current === undefined || seen.has(current)) continue;
     seen.add(current);
-    for (const file of current.files) out.files.add(file);
-    for (const file of current.loaded) out.loaded.add(file);
-    for (const problem of current.problems) out.problems.add(problem);
+    for (const file of current.files ?? []) out.files.add(file);
+    for (const file of current.loaded ?? []) out.loaded.add(file);
+    for (const problem of current.problems ?? []) out.problems.add(problem);
     if (current.resolved) out.resolved = true;
-    for (const part of current.parts) if (!seen.has(part)) queue.push(part);
+    for (const part of current.parts ?? []) if (!seen.has(part)) queue.push(part);
   }
   return out;
 }
