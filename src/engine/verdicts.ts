@@ -21,7 +21,8 @@ import type { Units } from '../rule.js';
 
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
 // 4: with per-unit verdicts (`tables`); 5: a unit's own file and the files it read without loading them.
-const FORMAT = 5;
+// 6: units stored as tuples, keyed by listing index (a 10k store was 3.4 MB per state, half of it unit entries).
+const FORMAT = 6;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
  * a user moves between (before and after adding a file, another branch) and,
@@ -77,7 +78,30 @@ interface Table {
   ids: [number, string | null][];
   /** The distinct sets of listed files the units read (most units share one with their neighbours). */
   sets: number[][];
-  units: [string, UnitEntry][];
+  units: StoredUnit[];
+}
+
+/**
+ * A unit's entry as written: its key (its listing index when it names a
+ * listed file, which the state fixes), its set, whether it read its own file
+ * (1 or 0), then unloaded, other, findings, problems and context, the trailing
+ * empty ones left out.
+ */
+type StoredUnit = [key: string | number, set: number, self: number, unloaded?: (number | string)[], other?: [string, string | null][], findings?: unknown[], problems?: FileProblem[], context?: string];
+
+function storedUnit(key: string | number, entry: UnitEntry): StoredUnit {
+  const unit: StoredUnit = [key, entry.set, entry.self ? 1 : 0, entry.unloaded, entry.other, entry.findings, entry.problems, entry.context];
+  while (unit.length > 3) {
+    const last = unit.at(-1);
+    if (last === undefined || (Array.isArray(last) && last.length === 0)) unit.pop();
+    else break;
+  }
+  return unit;
+}
+
+function unitEntry(unit: StoredUnit, files: readonly string[]): [string, UnitEntry] {
+  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context] = unit;
+  return [typeof key === 'number' ? (files[key] ?? '') : key, { set, self: self === 1, unloaded, other, findings, problems, ...(context !== undefined && { context }) }];
 }
 
 /** A table as a run uses it. */
@@ -152,7 +176,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     units(rule, options) {
       const key = keyOf(rule, options);
       const found = storedTables.find((candidate) => candidate.key === key);
-      const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units) };
+      const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units.map((unit) => unitEntry(unit, model.files))) };
       const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
       const setIndex = new Map<string, number>();
       const noteId = (i: number): void => {
@@ -238,7 +262,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const keys = new Set(kept.map((entry) => entry.key));
       const entries = bounded([...kept, ...current.entries.filter((entry) => !keys.has(entry.key))], MAX_STATES);
       const tableKeys = new Set(keptTables.map((table) => table.key));
-      const tables = bounded([...keptTables.map(toStored), ...current.tables.filter((table) => !tableKeys.has(table.key))], MAX_UNIT_STATES);
+      const tables = bounded([...keptTables.map((table) => toStored(table, index)), ...current.tables.filter((table) => !tableKeys.has(table.key))], MAX_UNIT_STATES);
       try {
         writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries, tables })));
       } catch {
@@ -248,8 +272,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   };
 }
 
-function toStored(table: LiveTable): Table {
-  return { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units] };
+function toStored(table: LiveTable, index: ReadonlyMap<string, number>): Table {
+  return { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units].map(([key, entry]) => storedUnit(index.get(key) ?? key, entry)) };
 }
 
 /** What changes when the file is written (atomically: a new inode) or removed. */
@@ -317,22 +341,23 @@ function isTable(value: unknown): value is Table {
     Array.isArray(table.sets) &&
     table.sets.every((set) => Array.isArray(set) && set.every((i) => Number.isInteger(i))) &&
     Array.isArray(table.units) &&
-    table.units.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && isUnitEntry(pair[1]))
+    table.units.every(isStoredUnit)
   );
 }
 
-function isUnitEntry(value: unknown): value is UnitEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Partial<UnitEntry>;
+function isStoredUnit(value: unknown): value is StoredUnit {
+  if (!Array.isArray(value) || value.length < 3 || value.length > 8) return false;
+  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context]: unknown[] = value;
   return (
-    Number.isInteger(entry.set) &&
-    typeof entry.self === 'boolean' &&
-    Array.isArray(entry.other) &&
-    entry.other.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || pair[1] === null)) &&
-    Array.isArray(entry.unloaded) &&
-    entry.unloaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
-    Array.isArray(entry.findings) &&
-    Array.isArray(entry.problems) &&
-    (entry.context === undefined || typeof entry.context === 'string')
+    (typeof key === 'string' || Number.isInteger(key)) &&
+    Number.isInteger(set) &&
+    (self === 0 || self === 1) &&
+    Array.isArray(unloaded) &&
+    unloaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
+    Array.isArray(other) &&
+    other.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || pair[1] === null)) &&
+    Array.isArray(findings) &&
+    Array.isArray(problems) &&
+    (context === undefined || typeof context === 'string')
   );
 }
