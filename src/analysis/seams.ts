@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { pythonEnvRefs, scriptLanguage, shellScriptEnvRefs, type ScriptLanguage } from '../facts/env-lexical.js';
-import type { FileFacts } from '../facts/types.js';
+import type { FileFacts, MarkdownFacts } from '../facts/types.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
 import { IDENTIFIER, isIdentifierAt } from '../util/identifier.js';
 import { isScriptFile } from '../util/file-kinds.js';
@@ -207,15 +207,21 @@ export function envUses(model: RepoModel, file: string): EnvUse[] {
 function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
   const uses: EnvUse[] = [];
   if (isMarkdownFile(file)) {
-    const facts = model.markdownFacts(file);
-    for (const fence of facts?.fences ?? []) for (const ref of fence.env) uses.push({ ...ref, file });
     // A test case written in prose sets variables in its words: `FORGE_FAKE=1 …`, "set `X` to …".
-    if (facts && testAreas(model).isTestOnly(file)) for (const run of [...facts.code, ...facts.text]) uses.push(...proseSets(run.text, run.loc, file));
-    return uses;
+    const prose = testAreas(model).isTestOnly(file);
+    return model.markdownPart(file, `env-uses prose=${prose}`, (facts) => markdownEnvUses(facts, file, prose)) ?? uses;
   }
   if (!hasLexicalEnv(file)) return uses;
   const text = scanText(model, file);
   return text === null ? uses : lexicalEnvUses(file, text);
+}
+
+/** Where a Markdown file sets or reads env vars: its shell fences, and with `prose` the assignments its words make. */
+function markdownEnvUses(facts: MarkdownFacts, file: string, prose: boolean): EnvUse[] {
+  const uses: EnvUse[] = [];
+  for (const fence of facts.fences) for (const ref of fence.env) uses.push({ ...ref, file });
+  if (prose) for (const run of [...facts.code, ...facts.text]) uses.push(...proseSets(run.text, run.loc, file));
+  return uses;
 }
 
 /** Where a script sets or reads env vars, from its facts: a write is not also a read. */

@@ -679,28 +679,37 @@ export class RepoModel {
    * it returns false for is computed again by every run. Null where facts() is.
    */
   factPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean = () => true): T | null {
-    if (!this.tracking) return this.loadPart(file, name, project, kept);
-    const value = this.access(`part ${name}`, file, () => this.loadPart(file, name, project, kept));
+    if (!this.tracking) return this.loadPart('script', file, name, project, kept);
+    const value = this.access(`part ${name}`, file, () => this.loadPart('script', file, name, project, kept));
     if (value !== null) this.log.loaded(file);
     return value;
   }
 
-  private loadPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean): T | null {
-    let memo = this.partsMemo.get(name);
-    if (!memo) this.partsMemo.set(name, (memo = new Map()));
+  /** factPart for the facts of a Markdown file (whose facts count as no script's: nothing is loaded). Null where markdownFacts() is. */
+  markdownPart<T>(file: string, name: string, project: (facts: MarkdownFacts) => T): T | null {
+    return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true));
+  }
+
+  private loadPart<T, F extends FileFacts | MarkdownFacts>(kind: F['kind'], file: string, name: string, project: (facts: F) => T, kept: (value: T) => boolean): T | null {
+    const memoName = `${kind} ${name}`;
+    let memo = this.partsMemo.get(memoName);
+    if (!memo) this.partsMemo.set(memoName, (memo = new Map()));
     const known = memo.get(file);
     if (known !== undefined) return known === null ? null : (known.value as T);
-    const id = isScriptFile(file) && this.reachable.has(file) ? this.knownId(file) : null;
-    // The recorded callee names are in the facts, so in every part of them.
-    const table = id === null ? undefined : this.cache?.table(`part ${name}\0${this.callNames.join(',')}`);
-    const hit = this.factsMemo.has(file) ? undefined : table?.get(file, id ?? '');
+    const script = kind === 'script';
+    const id = script ? (isScriptFile(file) && this.reachable.has(file) ? this.knownId(file) : null) : isMarkdownFile(file) && this.fileSet.has(file) ? this.knownId(file) : null;
+    // The recorded callee names are in a script's facts, so in every part of them.
+    const table = id === null ? undefined : this.cache?.table(script ? `part ${name}\0${this.callNames.join(',')}` : `markdown part ${name}`);
+    const loaded = script ? this.factsMemo.has(file) : this.markdownMemo.has(file);
+    const hit = loaded ? undefined : table?.get(file, id ?? '');
     if (Array.isArray(hit) && hit.length === 2 && Array.isArray(hit[1])) {
       this.recordParseErrors(file, hit[1] as FileFacts['parseErrors']);
       memo.set(file, { value: hit[0] });
-      this.partLoaded.add(file);
+      if (script) this.partLoaded.add(file);
       return hit[0] as T;
     }
-    const facts = this.loadFacts(file);
+    // Each kind's loader gives that kind's facts (or null).
+    const facts = (script ? this.loadFacts(file) : this.loadMarkdown(file)) as F | null;
     const value = facts === null ? null : project(facts);
     memo.set(file, facts === null ? null : { value });
     if (facts !== null && value !== null && kept(value)) table?.set(file, id ?? '', [value, facts.parseErrors]);

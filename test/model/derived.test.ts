@@ -76,3 +76,26 @@ describe('RepoModel.factPart', () => {
     expect(second.model.factPart('test/missing.test.ts', 'env names', names)).toBeNull();
   });
 });
+
+describe('RepoModel.markdownPart', () => {
+  it('keeps a projection of a Markdown file\'s facts, answered the next run without loading them, and again after an edit', async () => {
+    const cwd = makeGitRepo({ 'tripwire.config.json': '{}', 'docs/setup.md': '# Setup\n\n```sh\nexport FORGE_FAKE=1\n```\n' });
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-md-part-'));
+    const fences = (facts: { fences: { env: { name: string }[] }[] }): string[] => facts.fences.flatMap((fence) => fence.env.map((ref) => ref.name));
+    const first = await buildModel({ cwd, cacheLocation });
+    expect(first.model.markdownPart('docs/setup.md', 'fence env', fences)).toEqual(['FORGE_FAKE']);
+    first.cache.save((id) => first.model.liveContent(id));
+
+    const second = await buildModel({ cwd, cacheLocation });
+    const never = (): string[] => {
+      throw new Error('projected again');
+    };
+    expect(second.model.markdownPart('docs/setup.md', 'fence env', never)).toEqual(['FORGE_FAKE']);
+    expect(second.model.stats).toMatchObject({ parsed: 0, cached: 0, read: 0 });
+
+    writeFileSync(join(cwd, 'docs/setup.md'), '# Setup\n\n```sh\nexport OTHER=1\n```\n');
+    const third = await buildModel({ cwd, cacheLocation });
+    expect(third.model.markdownPart('docs/setup.md', 'fence env', fences)).toEqual(['OTHER']);
+    expect(third.model.markdownPart('docs/missing.md', 'fence env', fences)).toBeNull();
+  });
+});
