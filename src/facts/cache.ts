@@ -91,11 +91,12 @@ function noCache<T>(): FactCache<T> {
 }
 
 /**
- * A per-file fact cache: a file of records, one line per entry mapping a
+ * A per-file fact cache: a file of records, one per entry mapping a
  * caller-supplied content key to a JSON-serializable value, plus a log of
- * entries added since in the same form. What invalidates an entry: a different
- * key (the content changed), a different `version` (another file name), or
- * not being used by the last run that rewrote the file (pruned then).
+ * entries added since (one record per line). What invalidates an entry: a
+ * different key (the content changed), a different `version` (another file
+ * name), or being dead when the file is rewritten (made from content no file
+ * in the listing has, and not used by that run: see save).
  *
  * The file starts with an index (each key's offset and length); opening it
  * reads only that, and a record is read, verified and parsed when it is first
@@ -131,7 +132,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   let fd: number | null = null;
   /** Entries in the log when it was read: past a quarter of the file, the next save rewrites the file. */
   let logged = 0;
-  /** Entries this run used or produced: exactly what a rewrite keeps. */
+  /** Entries this run used or produced: what a rewrite keeps, with the live ones it did not read. */
   const touched = new Map<string, T>();
   /** Entries this run produced or changed: what an append writes, and what a rewrite seals again. */
   const fresh = new Map<string, T>();

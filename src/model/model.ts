@@ -156,6 +156,7 @@ export class RepoModel {
   private readonly oldOversized: ReadonlyMap<string, number>;
   private readonly blobIds: ReadonlyMap<string, string>;
   private liveIds: Set<string> | null = null;
+  /** The state's digest, once: the listing and the configuration do not change during a run. */
   private stateMemo: string | null = null;
   private readonly unfollowed: ReadonlyMap<string, string>;
   /** Files outside the listing that the rules read or probed: content digest, null when absent. */
@@ -257,8 +258,8 @@ export class RepoModel {
   stored<T>(name: string, compute: () => T): T {
     const table = this.tracking ? this.cache?.table('stored queries') : undefined;
     if (!table) return compute();
-    this.stateMemo ??= this.stateDigest();
-    const hit = table.get(name, this.stateMemo);
+    const state = this.stateDigest();
+    const hit = table.get(name, state);
     if (isStoredQuery(hit) && hit.files.every(([file, id]) => this.contentId(file) === id)) {
       for (const [file] of hit.files) this.log.file(file);
       for (const file of hit.loaded) this.suppressions(file);
@@ -269,7 +270,7 @@ export class RepoModel {
     const { value, reads } = this.recorded(compute);
     if (reads.files.has(DIFF)) return value;
     const query: StoredQuery = { files: [...reads.files].sort(compareText).map((file) => [file, this.contentId(file)]), loaded: [...reads.loaded].sort(compareText), problems: [...reads.problems], resolved: reads.resolved, value };
-    table.set(name, this.stateMemo, query);
+    table.set(name, state, query);
     return value;
   }
 
@@ -310,15 +311,18 @@ export class RepoModel {
    * with the same digest differ only in what files and the diff hold.
    */
   stateDigest(): string {
+    if (this.stateMemo !== null) return this.stateMemo;
     const hash = createHash('sha1');
     hash.update(`${this.root}\0${this.configFile ?? '-'}\0${JSON.stringify(this.config)}\0`);
-    for (const file of this.files) hash.update(`${file}\n`);
+    // One update for the whole listing (the same bytes as one per file: 13k calls at 10k).
+    if (this.files.length > 0) hash.update(`${this.files.join('\n')}\n`);
     hash.update(`\0gitlinks ${this.gitlinks.join('\n')}`);
     if (this.workspace) {
       hash.update(`\0workspace ${this.workspace.prefix}\0`);
       for (const file of [...this.reachable].sort()) hash.update(`${file}\n`);
     }
-    return hash.digest('hex');
+    this.stateMemo = hash.digest('hex');
+    return this.stateMemo;
   }
 
   /**
