@@ -7,7 +7,7 @@ import { IDENTIFIER, isIdentifierAt } from '../util/identifier.js';
 import { isScriptFile } from '../util/file-kinds.js';
 import { compileGlobs } from '../util/glob.js';
 import type { Loc } from '../types.js';
-import type { RepoModel } from '../model/model.js';
+import { defineMarkdownPart, definePart, type RepoModel } from '../model/model.js';
 import { textKind } from './text-kind.js';
 import { PAID_COMMANDS, PAID_ENV } from '../vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../vocab/env.js';
@@ -200,7 +200,7 @@ const DOCKER_ENV = /^\s*(?:ENV|ARG)\s+([A-Za-z_][A-Za-z0-9_]*)/d;
  */
 export function envUses(model: RepoModel, file: string): EnvUse[] {
   // Every test's uses make the vocabulary: kept as a part of the facts (memoized by the model), so a run need not load them all.
-  if (isScriptFile(file)) return model.factPart(file, 'env-uses', (facts) => scriptEnvUses(facts, file)) ?? [];
+  if (isScriptFile(file)) return SCRIPT_ENV_USES(model, file) ?? [];
   return model.memoFor(USES, file, () => computeEnvUses(model, file));
 }
 
@@ -209,12 +209,17 @@ function computeEnvUses(model: RepoModel, file: string): EnvUse[] {
   if (isMarkdownFile(file)) {
     // A test case written in prose sets variables in its words: `FORGE_FAKE=1 …`, "set `X` to …".
     const prose = testAreas(model).isTestOnly(file);
-    return model.markdownPart(file, `env-uses prose=${prose}`, (facts) => markdownEnvUses(facts, file, prose)) ?? uses;
+    return (prose ? MARKDOWN_ENV_USES_PROSE : MARKDOWN_ENV_USES)(model, file) ?? uses;
   }
   if (!hasLexicalEnv(file)) return uses;
   const text = scanText(model, file);
   return text === null ? uses : lexicalEnvUses(file, text);
 }
+
+// Parts of each file's facts: a verdict that read a changed file only through them holds while they are the same.
+const SCRIPT_ENV_USES = definePart('env-uses', (facts, file) => scriptEnvUses(facts, file));
+const MARKDOWN_ENV_USES = defineMarkdownPart('env-uses prose=false', (facts, file) => markdownEnvUses(facts, file, false));
+const MARKDOWN_ENV_USES_PROSE = defineMarkdownPart('env-uses prose=true', (facts, file) => markdownEnvUses(facts, file, true));
 
 /** Where a Markdown file sets or reads env vars: its shell fences, and with `prose` the assignments its words make. */
 function markdownEnvUses(facts: MarkdownFacts, file: string, prose: boolean): EnvUse[] {

@@ -22,7 +22,8 @@ import type { Units } from '../rule.js';
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
 // 4: with per-unit verdicts (`tables`); 5: a unit's own file and the files it read without loading them.
 // 6: units stored as tuples, keyed by listing index (a 10k store was 3.4 MB per state, half of it unit entries).
-const FORMAT = 6;
+// 7: a rule's listed files it read only through parts, each with its content id and the identity of each part.
+const FORMAT = 7;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
  * a user moves between (before and after adding a file, another branch) and,
@@ -46,6 +47,13 @@ interface Entry {
   other: string[];
   /** Of every read file with its content id: what must be the same for the findings to be. */
   digest: string;
+  /**
+   * Listed files it read only through parts of them (Reads.partial), outside
+   * `digest`: each with its content id then, and each part's kind and
+   * identity (RepoModel.partDigest). A file whose content changed still holds
+   * while every one of those parts is the same.
+   */
+  partial: [listed: number, id: string | null, parts: [kind: string, digest: string][]][];
   /** The scripts whose facts it loaded, as `listed` names files: a run checks their suppression comments. */
   loaded: (number | string)[];
   /** The rule's findings (or the core checks'), as it produced them. */
@@ -144,6 +152,42 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
+  /** Each part of a file read only through parts, with its identity now; undefined when one has none (the file counts as read whole). */
+  const partsOf = (path: string, kinds: ReadonlySet<string> | undefined): [string, string][] | undefined => {
+    if (!kinds) return undefined;
+    const parts: [string, string][] = [];
+    for (const kind of [...kinds].sort()) {
+      const digest = model.partDigest(kind, path);
+      if (digest === null) return undefined;
+      parts.push([kind, digest]);
+    }
+    return parts;
+  };
+  /**
+   * An entry's files read through parts with their content ids now, when
+   * every one whose content changed still has the same parts (and neither the
+   * verdict nor this run recorded a problem in it, which a part's identity
+   * does not cover); else null.
+   */
+  const samePartsOf = (entry: Entry): Entry['partial'] | null => {
+    let changed = false;
+    const now = entry.partial.map(([at, id, parts]): Entry['partial'][number] => {
+      const path = model.files[at] ?? '';
+      const current = idOf(path);
+      if (current === id) return [at, id, parts];
+      changed = true;
+      return [at, current, parts];
+    });
+    if (!changed) return entry.partial;
+    for (const [at, id, parts] of entry.partial) {
+      const path = model.files[at] ?? '';
+      if (idOf(path) === id) continue;
+      if (entry.problems.some((problem) => problem.file === path)) return null;
+      if (!parts.every(([kind, digest]) => model.partDigest(kind, path) === digest)) return null;
+      if (model.hasProblemIn(path)) return null;
+    }
+    return now;
+  };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);
   const { entries: stored, tables: storedTables } = readStore(file, context, secret);
@@ -156,22 +200,28 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const entry = stored.find((candidate) => candidate.key === key);
       if (!entry) return null;
       if (digestOf(pathsOf(entry.listed, entry.other)) !== entry.digest) return null;
+      const partial = samePartsOf(entry);
+      if (partial === null) return null;
       model.replayVerdict(entry.problems, entry.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
-      kept.push(entry);
+      kept.push(partial === entry.partial ? entry : { ...entry, partial });
       return entry.findings as T[];
     },
     keep(rule, options, findings, reads) {
       const listed: number[] = [];
       const other: string[] = [];
+      const partial: Entry['partial'] = [];
       for (const path of reads.files) {
         const at = index.get(path);
+        const parts = at === undefined ? undefined : partsOf(path, reads.partial.get(path));
         if (at === undefined) other.push(path);
+        else if (parts) partial.push([at, idOf(path), parts]);
         else listed.push(at);
       }
       listed.sort((a, b) => a - b);
       other.sort();
-      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
+      partial.sort(([a], [b]) => a - b);
+      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), partial, loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     units(rule, options) {
       const key = keyOf(rule, options);
@@ -318,6 +368,8 @@ function isEntry(value: unknown): value is Entry {
     typeof entry.state === 'string' &&
     typeof entry.rule === 'string' &&
     typeof entry.digest === 'string' &&
+    Array.isArray(entry.partial) &&
+    entry.partial.every(isPartialFile) &&
     Array.isArray(entry.listed) &&
     entry.listed.every((i) => Number.isInteger(i)) &&
     Array.isArray(entry.other) &&
@@ -327,6 +379,12 @@ function isEntry(value: unknown): value is Entry {
     Array.isArray(entry.findings) &&
     Array.isArray(entry.problems)
   );
+}
+
+function isPartialFile(value: unknown): value is Entry['partial'][number] {
+  if (!Array.isArray(value) || value.length !== 3) return false;
+  const [at, id, parts]: unknown[] = value;
+  return Number.isInteger(at) && (typeof id === 'string' || id === null) && Array.isArray(parts) && parts.every((part) => Array.isArray(part) && part.length === 2 && typeof part[0] === 'string' && typeof part[1] === 'string');
 }
 
 function isTable(value: unknown): value is Table {

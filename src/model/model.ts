@@ -104,12 +104,44 @@ type Kept = Recorded<FileProblem> | string;
 /** What to keep of a recording: nothing, the one file it read, or the recording itself. */
 function keep(reads: Recorded<FileProblem>): Kept | null {
   if (isEmpty(reads)) return null;
-  const only = reads.files?.size === 1 && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined ? reads.files.values().next().value : undefined;
+  const only = reads.files?.size === 1 && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined && reads.partial === undefined ? reads.files.values().next().value : undefined;
   return only ?? reads;
 }
 
 /** What a computation that read the diff is charged with, as if it were a file whose content is the diff (contentId). */
 const DIFF = '\0diff';
+
+/**
+ * The parts a stored verdict may find unchanged in a changed file
+ * (RepoModel.partDigest), by access kind: how a run gets each. Only parts
+ * whose name names every input besides the file are here, each registered
+ * where it is defined (definePart, defineMarkdownPart).
+ */
+const REDERIVABLE = new Map<string, (model: RepoModel, file: string) => unknown>();
+
+function register<T>(kind: string, get: (model: RepoModel, file: string) => T): (model: RepoModel, file: string) => T {
+  if (REDERIVABLE.has(kind)) throw new Error(`tripwire: the part '${kind}' is defined twice`);
+  REDERIVABLE.set(kind, get);
+  return get;
+}
+
+/**
+ * A part of every script's facts (RepoModel.factPart) that depends on the
+ * file's facts and nothing else: `name` must change when `project` does. A
+ * verdict that read a changed file only through such parts still holds
+ * while each part is the same.
+ */
+export function definePart<T>(name: string, project: (facts: FileFacts, file: string) => T): (model: RepoModel, file: string) => T | null {
+  return register(`part ${name}`, (model, file) => model.factPart(file, name, (facts) => project(facts, file)));
+}
+
+/** definePart for the facts of Markdown files (RepoModel.markdownPart). */
+export function defineMarkdownPart<T>(name: string, project: (facts: MarkdownFacts, file: string) => T): (model: RepoModel, file: string) => T | null {
+  return register(`markdown part ${name}`, (model, file) => model.markdownPart(file, name, (facts) => project(facts, file)));
+}
+
+/** The suppression comments of a script: what a run checks in every script whose facts it loaded. */
+const SUPPRESSIONS = definePart('suppressions', (facts) => facts.suppressions);
 
 /** A stored query (RepoModel.stored): its value, and what computing it read, each file with its content id. */
 interface StoredQuery {
@@ -241,7 +273,12 @@ export class RepoModel {
   recorded<T>(compute: () => T): { value: T; reads: Reads<FileProblem> } {
     const { value, reads: recorded } = this.log.record(compute);
     const reads = flatten(recorded);
-    if (reads.resolved) for (const file of this.resolverInputs) reads.files.add(file);
+    if (reads.resolved) {
+      for (const file of this.resolverInputs) {
+        reads.files.add(file);
+        reads.partial.delete(file);
+      }
+    }
     return { value, reads };
   }
 
@@ -272,6 +309,11 @@ export class RepoModel {
     const query: StoredQuery = { files: [...reads.files].sort(compareText).map((file) => [file, this.contentId(file)]), loaded: [...reads.loaded].sort(compareText), problems: [...reads.problems], resolved: reads.resolved, value };
     table.set(name, state, query);
     return value;
+  }
+
+  /** Whether this run has recorded a problem in `file` (one it could not read, parse, or follow). */
+  hasProblemIn(file: string): boolean {
+    return this.problems.some((problem) => problem.file === file);
   }
 
   /** What a reused verdict's computation recorded and loaded: this run's problems and loaded scripts too. */
@@ -380,17 +422,19 @@ export class RepoModel {
    * recorded; afterwards they are replayed, so each computation that asks is
    * charged with the file and the problems reading it recorded.
    */
-  private access<T>(kind: string, file: string, compute: () => T): T {
+  private access<T>(kind: string, file: string, compute: () => T, part = false): T {
     if (!this.tracking) return compute();
     let byFile = this.accessReads.get(kind);
     if (!byFile) this.accessReads.set(kind, (byFile = new Map()));
-    this.log.file(file);
+    // A part (factPart, markdownPart, derived) is read as that part: what computing it read of the file is the part's input.
+    if (part) this.log.part(file, kind);
+    else this.log.file(file);
     const known = byFile.get(file);
     if (known !== undefined) {
       if (known !== null) this.replay(known);
       return compute();
     }
-    const { value, reads } = this.log.record(compute);
+    const { value, reads } = this.log.record(compute, part ? file : undefined);
     const kept = keep(reads);
     // Most accesses read the file and nothing else: the file is noted above, and nothing is kept.
     byFile.set(file, kept === file ? null : kept);
@@ -684,14 +728,14 @@ export class RepoModel {
    */
   factPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean = () => true): T | null {
     if (!this.tracking) return this.loadPart('script', file, name, project, kept);
-    const value = this.access(`part ${name}`, file, () => this.loadPart('script', file, name, project, kept));
+    const value = this.access(`part ${name}`, file, () => this.loadPart('script', file, name, project, kept), true);
     if (value !== null) this.log.loaded(file);
     return value;
   }
 
   /** factPart for the facts of a Markdown file (whose facts count as no script's: nothing is loaded). Null where markdownFacts() is. */
   markdownPart<T>(file: string, name: string, project: (facts: MarkdownFacts) => T): T | null {
-    return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true));
+    return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true), true);
   }
 
   private loadPart<T, F extends FileFacts | MarkdownFacts>(kind: F['kind'], file: string, name: string, project: (facts: F) => T, kept: (value: T) => boolean): T | null {
@@ -712,8 +756,8 @@ export class RepoModel {
       if (script) this.partLoaded.add(file);
       return hit[0] as T;
     }
-    // Each kind's loader gives that kind's facts (or null).
-    const facts = (script ? this.loadFacts(file) : this.loadMarkdown(file)) as F | null;
+    // Each kind's reader gives that kind's facts (or null), charging what reading them recorded (a parse error) even when another computation read them first.
+    const facts = (script ? this.facts(file) : this.markdownFacts(file)) as F | null;
     const value = facts === null ? null : project(facts);
     memo.set(file, facts === null ? null : { value });
     if (facts !== null && value !== null && kept(value)) table?.set(file, id ?? '', [value, facts.parseErrors]);
@@ -922,7 +966,7 @@ export class RepoModel {
    * when the file cannot be read.
    */
   derived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
-    return this.access(`derived ${purpose}`, file, () => this.loadDerived(file, purpose, compute));
+    return this.access(`derived ${purpose}`, file, () => this.loadDerived(file, purpose, compute), true);
   }
 
   private loadDerived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
@@ -1012,7 +1056,23 @@ export class RepoModel {
 
   /** The suppression comments of a script, from its facts or the part kept of them; null where facts() is. */
   suppressions(file: string): FileFacts['suppressions'] | null {
-    return this.factPart(file, 'suppressions', (facts) => facts.suppressions);
+    return SUPPRESSIONS(this, file);
+  }
+
+  /**
+   * The identity of one part of a file as this run sees it (`kind` as a
+   * computation's reads name it: Reads.partial), or null when it has none or
+   * the part cannot be computed again from its kind alone (not registered):
+   * then only the file's content id says whether it is unchanged. A short
+   * value is its own identity.
+   */
+  partDigest(kind: string, file: string): string | null {
+    const part = REDERIVABLE.get(kind);
+    if (!part) return null;
+    const value = part(this, file);
+    if (value === null || value === undefined) return null;
+    const json = JSON.stringify(value);
+    return json.length <= 64 ? `=${json}` : `#${createHash('sha1').update(json).digest('hex')}`;
   }
 
   /** The blob id git recorded for an unchanged file, which spares reading it; null when the content must be read. */

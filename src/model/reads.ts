@@ -12,6 +12,12 @@ export interface Reads<Problem> {
   loaded: Set<string>;
   problems: Set<Problem>;
   resolved: boolean;
+  /**
+   * The files among `files` it read only through parts (RepoModel.factPart,
+   * markdownPart, derived), with the kinds of part read: a change to such a
+   * file that leaves those parts the same cannot change what it computed.
+   */
+  partial: Map<string, Set<string>>;
 }
 
 /**
@@ -27,6 +33,10 @@ export interface Recorded<Problem> {
   problems?: Set<Problem>;
   resolved: boolean;
   parts?: Set<Recorded<Problem>>;
+  /** Files read through a part of them, with the kinds of part. */
+  partial?: Map<string, Set<string>>;
+  /** The file this is the computation of a part of: its reads of that file, however deep, are the part's input, not the reader's. */
+  own?: string;
 }
 
 function recording<Problem>(): Recorded<Problem> {
@@ -44,8 +54,10 @@ export class ReadLog<Problem> {
   /** The innermost computation, read at every file access. */
   private top: Recorded<Problem> | undefined;
 
-  record<T>(compute: () => T): { value: T; reads: Recorded<Problem> } {
+  /** Runs `compute`, recording what it reads; `own` names the file it computes a part of (Recorded.own). */
+  record<T>(compute: () => T, own?: string): { value: T; reads: Recorded<Problem> } {
     const reads = recording<Problem>();
+    if (own !== undefined) reads.own = own;
     this.stack.push(reads);
     this.top = reads;
     try {
@@ -60,6 +72,16 @@ export class ReadLog<Problem> {
   file(file: string): void {
     const top = this.top;
     if (top) (top.files ??= new Set()).add(file);
+  }
+
+  /** A read of one part of a file (Reads.partial): of what the file holds, only that part is an input. */
+  part(file: string, kind: string): void {
+    const top = this.top;
+    if (!top) return;
+    const partial = (top.partial ??= new Map());
+    const kinds = partial.get(file);
+    if (kinds) kinds.add(kind);
+    else partial.set(file, new Set([kind]));
   }
 
   loaded(file: string): void {
@@ -85,23 +107,55 @@ export class ReadLog<Problem> {
 
 /** Whether a recording holds nothing: no file, problem, resolution or part. */
 export function isEmpty<Problem>(reads: Recorded<Problem>): boolean {
-  return reads.files === undefined && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined;
+  return reads.files === undefined && reads.loaded === undefined && reads.problems === undefined && !reads.resolved && reads.parts === undefined && reads.partial === undefined;
 }
 
-/** Everything a recording read, its parts' reads included, each part counted once. */
+/**
+ * Everything a recording read, its parts' reads included, each part counted
+ * once. A file read through parts is in `files` too (what every reader of
+ * `files` must treat as an input), and in `partial` unless it was also read
+ * whole.
+ */
 export function flatten<Problem>(reads: Recorded<Problem>): Reads<Problem> {
-  const out: Reads<Problem> = { files: new Set(), loaded: new Set(), problems: new Set(), resolved: false };
+  const out: Reads<Problem> = { files: new Set(), loaded: new Set(), problems: new Set(), resolved: false, partial: new Map() };
+  // A recording can be reached both inside a part of a file and outside it: it is visited once per set of absorbed files.
   const seen = new Set<Recorded<Problem>>();
-  const queue = [reads];
+  const seenInside = new Map<Recorded<Problem>, Set<string>>();
+  const queue: [Recorded<Problem>, ReadonlySet<string> | null, string][] = [[reads, null, '']];
   for (let i = 0; i < queue.length; i++) {
-    const current = queue[i];
-    if (current === undefined || seen.has(current)) continue;
-    seen.add(current);
-    for (const file of current.files ?? []) out.files.add(file);
+    const item = queue[i];
+    if (item === undefined) continue;
+    const [current, outer, outerKey] = item;
+    let absorbed = outer;
+    let key = outerKey;
+    if (current.own !== undefined && !outer?.has(current.own)) {
+      absorbed = new Set([...(outer ?? []), current.own]);
+      key = [...absorbed].sort().join('\0');
+    }
+    if (key === '') {
+      if (seen.has(current)) continue;
+      seen.add(current);
+    } else {
+      const visited = seenInside.get(current);
+      if (visited?.has(key)) continue;
+      if (visited) visited.add(key);
+      else seenInside.set(current, new Set([key]));
+    }
+    for (const file of current.files ?? []) if (!absorbed?.has(file)) out.files.add(file);
     for (const file of current.loaded ?? []) out.loaded.add(file);
     for (const problem of current.problems ?? []) out.problems.add(problem);
     if (current.resolved) out.resolved = true;
-    for (const part of current.parts ?? []) if (!seen.has(part)) queue.push(part);
+    for (const [file, kinds] of current.partial ?? []) {
+      if (absorbed?.has(file)) continue;
+      const known = out.partial.get(file);
+      if (known) for (const kind of kinds) known.add(kind);
+      else out.partial.set(file, new Set(kinds));
+    }
+    for (const part of current.parts ?? []) if (key !== '' || !seen.has(part)) queue.push([part, absorbed, key]);
+  }
+  for (const file of out.partial.keys()) {
+    if (out.files.has(file)) out.partial.delete(file);
+    else out.files.add(file);
   }
   return out;
 }

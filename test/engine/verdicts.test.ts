@@ -84,7 +84,8 @@ describe('verdicts reused rule by rule', () => {
     appendFileSync(join(dir, 'test/findings.test.ts'), "import Anthropic from '@anthropic-ai/sdk';\nexport const client = new Anthropic();\n");
 
     const after = await check(dir, cache);
-    expect(after.reused).toEqual(['global-touchfiles-present', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
+    // The carve-out check read the test only for the env vars it sets and reads, which the edit left as they were.
+    expect(after.reused).toEqual(['global-touchfiles-present', 'no-test-carve-outs', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
     expect(ids(after.findings)).toContain('no-paid-calls-in-free-tests/paidImport test/findings.test.ts:35:1');
     expect(after.findings).toEqual(await fresh(dir));
   });
@@ -386,11 +387,18 @@ describe('verdicts reused unit by unit', () => {
     expect(ids(after.findings)).toEqual([`${rule}/testOnlyEnvVar src/replay.ts:1:26`]);
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
 
-    // The test changes, the vocabulary does not: every shipped file's verdict is taken back.
+    // The test changes, its env uses do not: the rule read it only through them, so its verdict is taken back whole.
     appendFileSync(join(dir, 'test/replay.test.ts'), '// one more line\n');
     const again = await units();
-    expect(again.units).toEqual({ evaluated: 0, reused: 2 });
+    expect(again.reused).toBe(true);
     expect(again.findings).toEqual(after.findings);
+
+    // A shipped file changes, the vocabulary does not: that file is checked again, the other file's verdict taken back.
+    appendFileSync(join(dir, 'src/other.ts'), '// one more line\n');
+    const third = await units();
+    expect(third.units).toEqual({ evaluated: 1, reused: 1 });
+    expect(third.findings).toEqual(after.findings);
+    expect(third.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
   it('a shipped page whose link target lost its heading is checked again; the pages that link elsewhere are taken back', async () => {
