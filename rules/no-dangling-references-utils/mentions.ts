@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { RepoModel } from '../../src/model/model.js';
+import { defineDerived, type RepoModel } from '../../src/model/model.js';
 import { linesOf } from '../../src/analysis/seams.js';
 import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/analysis/text-kind.js';
 import { tokenScanner } from '../../src/analysis/text-scan.js';
@@ -35,11 +35,10 @@ export interface Mention {
 export function findMentions(model: RepoModel, tokens: readonly string[], skip: (file: string, token: string) => boolean): Mention[] {
   if (tokens.length === 0) return [];
   // The token list is part of each file's cache key; hashed once, not once per file.
-  const purpose = `mentions\0${createHash('sha1').update(tokens.join('\0')).digest('hex')}`;
-  const scan = tokenScanner(tokens);
+  const mentionsIn = MENTIONS(model, tokens);
   const mentions: Mention[] = [];
   for (const file of scannableFiles(model)) {
-    for (const [index, line, column] of model.derived(file, purpose, (text) => scanTokens(file, text, tokens, scan)) ?? []) {
+    for (const [index, line, column] of mentionsIn(file) ?? []) {
       const token = tokens[index] ?? '';
       if (skip(file, token)) continue;
       mentions.push({ token, file, loc: { line, column, endLine: line, endColumn: column + token.length } });
@@ -47,6 +46,22 @@ export function findMentions(model: RepoModel, tokens: readonly string[], skip: 
   }
   return mentions;
 }
+
+/** One scanner per token list (the same list for every file of a search, or one read back from a stored verdict). */
+const scanners = new WeakMap<readonly string[], (line: string) => [number, number][]>();
+
+function scannerOf(tokens: readonly string[]): (line: string) => [number, number][] {
+  let scan = scanners.get(tokens);
+  if (!scan) scanners.set(tokens, (scan = tokenScanner(tokens)));
+  return scan;
+}
+
+/** Each file's mentions of a token list, kept with its facts: a verdict that read a changed file only for them holds while they are the same. */
+const MENTIONS = defineDerived<readonly string[], [number, number, number][]>(
+  'mentions',
+  (text, file, tokens) => scanTokens(file, text, tokens, scannerOf(tokens)),
+  (tokens) => createHash('sha1').update(tokens.join('\0')).digest('hex'),
+);
 
 /** Below this many tokens, looking for each in the whole text rules most files out faster than reading their words. */
 const FEW_TOKENS = 16;

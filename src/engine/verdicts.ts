@@ -54,6 +54,8 @@ interface Entry {
    * while every one of those parts is the same.
    */
   partial: [listed: number, id: string | null, parts: [kind: string, digest: string][]][];
+  /** The parameters of the families of derived values among those parts (RepoModel.noteParams), by kind. */
+  params: [kind: string, params: unknown][];
   /** The scripts whose facts it loaded, as `listed` names files: a run checks their suppression comments. */
   loaded: (number | string)[];
   /** The rule's findings (or the core checks'), as it produced them. */
@@ -153,13 +155,15 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
   /** Each part of a file read only through parts, with its identity now; undefined when one has none (the file counts as read whole). */
-  const partsOf = (path: string, kinds: ReadonlySet<string> | undefined): [string, string][] | undefined => {
+  const partsOf = (path: string, kinds: ReadonlySet<string> | undefined, params: Map<string, unknown>): [string, string][] | undefined => {
     if (!kinds) return undefined;
     const parts: [string, string][] = [];
     for (const kind of [...kinds].sort()) {
       const digest = model.partDigest(kind, path);
       if (digest === null) return undefined;
       parts.push([kind, digest]);
+      const given = model.paramsOf(kind);
+      if (given !== undefined) params.set(kind, given);
     }
     return parts;
   };
@@ -179,11 +183,12 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       return [at, current, parts];
     });
     if (!changed) return entry.partial;
+    const params = new Map(entry.params);
     for (const [at, id, parts] of entry.partial) {
       const path = model.files[at] ?? '';
       if (idOf(path) === id) continue;
       if (entry.problems.some((problem) => problem.file === path)) return null;
-      if (!parts.every(([kind, digest]) => model.partDigest(kind, path) === digest)) return null;
+      if (!parts.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return null;
       if (model.hasProblemIn(path)) return null;
     }
     return now;
@@ -211,9 +216,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const listed: number[] = [];
       const other: string[] = [];
       const partial: Entry['partial'] = [];
+      const params = new Map<string, unknown>();
       for (const path of reads.files) {
         const at = index.get(path);
-        const parts = at === undefined ? undefined : partsOf(path, reads.partial.get(path));
+        const parts = at === undefined ? undefined : partsOf(path, reads.partial.get(path), params);
         if (at === undefined) other.push(path);
         else if (parts) partial.push([at, idOf(path), parts]);
         else listed.push(at);
@@ -221,7 +227,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       listed.sort((a, b) => a - b);
       other.sort();
       partial.sort(([a], [b]) => a - b);
-      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), partial, loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
+      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), partial, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     units(rule, options) {
       const key = keyOf(rule, options);
@@ -370,6 +376,8 @@ function isEntry(value: unknown): value is Entry {
     typeof entry.digest === 'string' &&
     Array.isArray(entry.partial) &&
     entry.partial.every(isPartialFile) &&
+    Array.isArray(entry.params) &&
+    entry.params.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string') &&
     Array.isArray(entry.listed) &&
     entry.listed.every((i) => Number.isInteger(i)) &&
     Array.isArray(entry.other) &&

@@ -114,15 +114,16 @@ const DIFF = '\0diff';
 /**
  * The parts a stored verdict may find unchanged in a changed file
  * (RepoModel.partDigest), by access kind: how a run gets each. Only parts
- * whose name names every input besides the file are here, each registered
- * where it is defined (definePart, defineMarkdownPart).
+ * whose kind names every input besides the file are here, each registered
+ * where it is defined (definePart, defineMarkdownPart). A family of derived
+ * values (defineDerived) is registered by the kinds' common prefix, up to
+ * and including the NUL that precedes the digest of its parameters.
  */
-const REDERIVABLE = new Map<string, (model: RepoModel, file: string) => unknown>();
+const REDERIVABLE = new Map<string, (model: RepoModel, file: string, params: unknown) => unknown>();
 
-function register<T>(kind: string, get: (model: RepoModel, file: string) => T): (model: RepoModel, file: string) => T {
+function register(kind: string, get: (model: RepoModel, file: string, params: unknown) => unknown): void {
   if (REDERIVABLE.has(kind)) throw new Error(`tripwire: the part '${kind}' is defined twice`);
   REDERIVABLE.set(kind, get);
-  return get;
 }
 
 /**
@@ -132,12 +133,33 @@ function register<T>(kind: string, get: (model: RepoModel, file: string) => T): 
  * while each part is the same.
  */
 export function definePart<T>(name: string, project: (facts: FileFacts, file: string) => T): (model: RepoModel, file: string) => T | null {
-  return register(`part ${name}`, (model, file) => model.factPart(file, name, (facts) => project(facts, file)));
+  const get = (model: RepoModel, file: string): T | null => model.factPart(file, name, (facts) => project(facts, file));
+  register(`part ${name}`, get);
+  return get;
 }
 
 /** definePart for the facts of Markdown files (RepoModel.markdownPart). */
 export function defineMarkdownPart<T>(name: string, project: (facts: MarkdownFacts, file: string) => T): (model: RepoModel, file: string) => T | null {
-  return register(`markdown part ${name}`, (model, file) => model.markdownPart(file, name, (facts) => project(facts, file)));
+  const get = (model: RepoModel, file: string): T | null => model.markdownPart(file, name, (facts) => project(facts, file));
+  register(`markdown part ${name}`, get);
+  return get;
+}
+
+/**
+ * A value derived from each file's text and some parameters (RepoModel.derived):
+ * `compute` depends on the text, the file and `params` and nothing else, and
+ * `key` names `params` (a digest of them). Bound to a model and parameters,
+ * it reads the value of a file; a verdict that read a changed file only
+ * through it keeps the parameters, so that a later run can compute the
+ * value again and find it the same.
+ */
+export function defineDerived<P, T>(name: string, compute: (text: string, file: string, params: P) => T, key: (params: P) => string): (model: RepoModel, params: P) => (file: string) => T | null {
+  register(`derived ${name}\0`, (model, file, params) => model.derived(file, `${name}\0${key(params as P)}`, (text) => compute(text, file, params as P)));
+  return (model, params) => {
+    const purpose = `${name}\0${key(params)}`;
+    model.noteParams(`derived ${purpose}`, params);
+    return (file) => model.derived(file, purpose, (text) => compute(text, file, params));
+  };
 }
 
 /** The suppression comments of a script: what a run checks in every script whose facts it loaded. */
@@ -198,6 +220,8 @@ export class RepoModel {
   private readonly partsMemo = new Map<string, Map<string, { value: unknown } | null>>();
   /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
   private readonly partLoaded = new Set<string>();
+  /** The parameters of each family of derived values read this run, by kind (noteParams). */
+  private readonly partParams = new Map<string, unknown>();
   private readonly textMemo = new Map<string, string | null>();
   private resolver: Resolver | null = null;
   private readonly memos = new Map<object, Memo>();
@@ -309,6 +333,16 @@ export class RepoModel {
     const query: StoredQuery = { files: [...reads.files].sort(compareText).map((file) => [file, this.contentId(file)]), loaded: [...reads.loaded].sort(compareText), problems: [...reads.problems], resolved: reads.resolved, value };
     table.set(name, state, query);
     return value;
+  }
+
+  /** Notes the parameters of a family of derived values (defineDerived) read under `kind` this run: what a verdict keeps to compute them again. */
+  noteParams(kind: string, params: unknown): void {
+    this.partParams.set(kind, params);
+  }
+
+  /** The parameters noted for `kind` (noteParams), if any. */
+  paramsOf(kind: string): unknown {
+    return this.partParams.get(kind);
   }
 
   /** Whether this run has recorded a problem in `file` (one it could not read, parse, or follow). */
@@ -1066,10 +1100,11 @@ export class RepoModel {
    * then only the file's content id says whether it is unchanged. A short
    * value is its own identity.
    */
-  partDigest(kind: string, file: string): string | null {
-    const part = REDERIVABLE.get(kind);
-    if (!part) return null;
-    const value = part(this, file);
+  partDigest(kind: string, file: string, params: unknown = this.partParams.get(kind)): string | null {
+    const exact = REDERIVABLE.get(kind);
+    const family = exact ? undefined : REDERIVABLE.get(kind.slice(0, kind.indexOf('\0') + 1));
+    if (!exact && (!family || params === undefined)) return null;
+    const value = (exact ?? family)?.(this, file, params);
     if (value === null || value === undefined) return null;
     const json = JSON.stringify(value);
     return json.length <= 64 ? `=${json}` : `#${createHash('sha1').update(json).digest('hex')}`;

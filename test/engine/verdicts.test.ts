@@ -84,8 +84,8 @@ describe('verdicts reused rule by rule', () => {
     appendFileSync(join(dir, 'test/findings.test.ts'), "import Anthropic from '@anthropic-ai/sdk';\nexport const client = new Anthropic();\n");
 
     const after = await check(dir, cache);
-    // The carve-out check read the test only for the env vars it sets and reads, which the edit left as they were.
-    expect(after.reused).toEqual(['global-touchfiles-present', 'no-test-carve-outs', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
+    // The carve-out and reference checks read the test only for the env vars it sets and reads and the removed tokens it names, which the edit left as they were.
+    expect(after.reused).toEqual(['global-touchfiles-present', 'no-dangling-references', 'no-test-carve-outs', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
     expect(ids(after.findings)).toContain('no-paid-calls-in-free-tests/paidImport test/findings.test.ts:35:1');
     expect(after.findings).toEqual(await fresh(dir));
   });

@@ -166,4 +166,36 @@ describe('verdicts over parts', () => {
     expect(again.findings).toEqual(broken.findings);
     expect(again.findings).toEqual(await fresh(dir));
   });
+
+  it('a family of derived values (the mentions of removed tokens) is computed again with the parameters the verdict kept', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "parts", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'] },
+        shipped: { include: ['src/**/*.ts'] },
+        removed: [{ id: 'old-flag', tokens: ['ACME_OLD_FLAG'], why: 'The flag is gone.' }],
+      }),
+      'src/app.ts': 'export const app = 1;\n',
+      'test/helpers/util.ts': 'export const util = 1;\n',
+      'test/app.test.ts': "import { util } from './helpers/util';\nexport const used = util;\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const dangling = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      return { findings: result.findings, reused: result.stats.rules.find((candidate) => candidate.id === 'no-dangling-references')?.reused === true };
+    };
+    expect((await dangling()).findings).toEqual([]);
+
+    appendFileSync(join(dir, 'test/helpers/util.ts'), 'export const more = 2;\n');
+    const same = await dangling();
+    expect(same.reused).toBe(true);
+    expect(same.findings).toEqual(await fresh(dir));
+
+    appendFileSync(join(dir, 'test/helpers/util.ts'), '// set ACME_OLD_FLAG to skip the check\n');
+    const named = await dangling();
+    expect(named.reused).toBe(false);
+    expect(named.findings.map((finding) => `${finding.ruleId}/${finding.messageId} ${finding.file}:${finding.line}`)).toEqual(['no-dangling-references/removedToken test/helpers/util.ts:3']);
+    expect(named.findings).toEqual(await fresh(dir));
+  });
 });
