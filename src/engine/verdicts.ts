@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
@@ -49,11 +49,10 @@ interface Entry {
   digest: string;
   /**
    * Listed files it read only through parts of them (Reads.partial), outside
-   * `digest`: each with its content id then, and each part's kind and
-   * identity (RepoModel.partDigest). A file whose content changed still holds
-   * while every one of those parts is the same.
+   * `digest`; null when there are none. A file whose content changed since
+   * still holds while every one of those parts is the same.
    */
-  partial: [listed: number, id: string | null, parts: [kind: string, digest: string][]][];
+  partial: PartialReads | null;
   /** The parameters of the families of derived values among those parts (RepoModel.noteParams), by kind. */
   params: [kind: string, params: unknown][];
   /** The scripts whose facts it loaded, as `listed` names files: a run checks their suppression comments. */
@@ -61,6 +60,29 @@ interface Entry {
   /** The rule's findings (or the core checks'), as it produced them. */
   findings: unknown[];
   problems: FileProblem[];
+}
+
+/**
+ * Files a verdict read only through parts, compactly: a 10k repository's
+ * tests are read this way by two rules, and the store is read on every run.
+ * Their content ids are the state's snapshot (Snapshot), which every save
+ * writes for the verdicts it found or computed.
+ */
+interface PartialReads {
+  /** Listing indexes, ascending, each written as its difference from the one before. */
+  files: number[];
+  /** Per file, an index into `combos`: the kind and identity of each part read of it (RepoModel.partDigest). */
+  parts: number[];
+  combos: [kind: string, digest: string][][];
+  /** The save whose snapshot holds these files' content ids as the verdict read them. */
+  stamp: string;
+}
+
+/** The content id of each listed file a verdict read through parts, by listing index (0: none recorded), as of the save `stamp`. */
+interface Snapshot {
+  state: string;
+  stamp: string;
+  ids: (string | null | 0)[];
 }
 
 /** A unit's verdict (Units): its findings, with what computing them read. */
@@ -154,6 +176,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
   const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
+  /** This run's save: the verdicts it keeps have their partial reads in its snapshot. */
+  const stamp = randomBytes(8).toString('hex');
+  /** The content id of each file the kept verdicts read through parts, by listing index: this run's snapshot. */
+  const snapshotIds = new Map<number, string | null>();
   /** Each part of a file read only through parts, with its identity now; undefined when one has none (the file counts as read whole). */
   const partsOf = (path: string, kinds: ReadonlySet<string> | undefined, params: Map<string, unknown>): [string, string][] | undefined => {
     if (!kinds) return undefined;
@@ -168,34 +194,65 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     return parts;
   };
   /**
-   * An entry's files read through parts with their content ids now, when
-   * every one whose content changed still has the same parts (and neither the
-   * verdict nor this run recorded a problem in it, which a part's identity
-   * does not cover); else null.
+   * Whether an entry's files read through parts still give what it read:
+   * each has the content id the snapshot holds for it, or its parts are the
+   * same, and neither the verdict nor this run recorded a problem in it (which
+   * a part's identity does not cover). A verdict the state's snapshot does
+   * not describe (stored by an earlier save) does not hold.
    */
-  const samePartsOf = (entry: Entry): Entry['partial'] | null => {
-    let changed = false;
-    const now = entry.partial.map(([at, id, parts]): Entry['partial'][number] => {
-      const path = model.files[at] ?? '';
-      const current = idOf(path);
-      if (current === id) return [at, id, parts];
-      changed = true;
-      return [at, current, parts];
-    });
-    if (!changed) return entry.partial;
+  const partsHold = (entry: Entry): boolean => {
+    const partial = entry.partial;
+    if (!partial) return true;
+    const snapshot = storedSnapshots.find((candidate) => candidate.state === state);
+    if (!snapshot || snapshot.stamp !== partial.stamp) return false;
     const params = new Map(entry.params);
-    for (const [at, id, parts] of entry.partial) {
+    const seen: [number, string | null][] = [];
+    let at = 0;
+    for (let i = 0; i < partial.files.length; i++) {
+      at += partial.files[i] ?? 0;
       const path = model.files[at] ?? '';
-      if (idOf(path) === id) continue;
-      if (entry.problems.some((problem) => problem.file === path)) return null;
-      if (!parts.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return null;
-      if (model.hasProblemIn(path)) return null;
+      const then = snapshot.ids[at];
+      const now = idOf(path);
+      seen.push([at, now]);
+      if (then === now) continue;
+      if (then === 0 || then === undefined) return false;
+      if (entry.problems.some((problem) => problem.file === path)) return false;
+      const parts = partial.combos[partial.parts[i] ?? -1];
+      if (!parts?.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return false;
+      if (model.hasProblemIn(path)) return false;
     }
-    return now;
+    for (const [i, id] of seen) snapshotIds.set(i, id);
+    return true;
+  };
+  /** The partial reads of a verdict computed now, with the identity of each part. */
+  const partialOf = (reads: Reads<FileProblem>, params: Map<string, unknown>, whole: number[]): PartialReads | null => {
+    const found: [number, number][] = [];
+    const combos: [string, string][][] = [];
+    const comboIndex = new Map<string, number>();
+    for (const [path, kinds] of reads.partial) {
+      const at = index.get(path);
+      if (at === undefined) continue;
+      const parts = partsOf(path, kinds, params);
+      if (!parts) {
+        whole.push(at);
+        continue;
+      }
+      const key = JSON.stringify(parts);
+      let combo = comboIndex.get(key);
+      if (combo === undefined) {
+        combo = combos.push(parts) - 1;
+        comboIndex.set(key, combo);
+      }
+      found.push([at, combo]);
+      snapshotIds.set(at, idOf(path));
+    }
+    if (found.length === 0) return null;
+    found.sort(([a], [b]) => a - b);
+    return { files: found.map(([at], i) => at - (found[i - 1]?.[0] ?? 0)), parts: found.map(([, combo]) => combo), combos, stamp };
   };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);
-  const { entries: stored, tables: storedTables } = readStore(file, context, secret);
+  const { entries: stored, tables: storedTables, snapshots: storedSnapshots } = readStore(file, context, secret);
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
 
@@ -205,28 +262,25 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const entry = stored.find((candidate) => candidate.key === key);
       if (!entry) return null;
       if (digestOf(pathsOf(entry.listed, entry.other)) !== entry.digest) return null;
-      const partial = samePartsOf(entry);
-      if (partial === null) return null;
+      if (!partsHold(entry)) return null;
       model.replayVerdict(entry.problems, entry.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
-      kept.push(partial === entry.partial ? entry : { ...entry, partial });
+      kept.push(entry.partial ? { ...entry, partial: { ...entry.partial, stamp } } : entry);
       return entry.findings as T[];
     },
     keep(rule, options, findings, reads) {
       const listed: number[] = [];
       const other: string[] = [];
-      const partial: Entry['partial'] = [];
       const params = new Map<string, unknown>();
       for (const path of reads.files) {
         const at = index.get(path);
-        const parts = at === undefined ? undefined : partsOf(path, reads.partial.get(path), params);
         if (at === undefined) other.push(path);
-        else if (parts) partial.push([at, idOf(path), parts]);
-        else listed.push(at);
+        else if (!reads.partial.has(path)) listed.push(at);
       }
+      // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
+      const partial = partialOf(reads, params, listed);
       listed.sort((a, b) => a - b);
       other.sort();
-      partial.sort(([a], [b]) => a - b);
       kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), partial, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
     },
     units(rule, options) {
@@ -314,13 +368,17 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     save() {
       if (kept.length === 0 && keptTables.length === 0) return;
       // Read again when another run (a workspace package's, a concurrent one) has stored its own since.
-      const current = stampOf(file) === readStamp ? { entries: stored, tables: storedTables } : readStore(file, context, secret);
+      const current = stampOf(file) === readStamp ? { entries: stored, tables: storedTables, snapshots: storedSnapshots } : readStore(file, context, secret);
       const keys = new Set(kept.map((entry) => entry.key));
       const entries = bounded([...kept, ...current.entries.filter((entry) => !keys.has(entry.key))], MAX_STATES);
+      const states = new Set(entries.map((entry) => entry.state));
+      // This state's snapshot is this run's when a kept verdict read through parts; the verdicts an earlier save stamped then no longer hold.
+      const ours: Snapshot[] = snapshotIds.size === 0 ? [] : [{ state, stamp, ids: model.files.map((_, i) => (snapshotIds.has(i) ? (snapshotIds.get(i) ?? null) : 0)) }];
+      const snapshots = [...ours, ...current.snapshots.filter((snapshot) => states.has(snapshot.state) && (ours.length === 0 || snapshot.state !== state))];
       const tableKeys = new Set(keptTables.map((table) => table.key));
       const tables = bounded([...keptTables.map((table) => toStored(table, index)), ...current.tables.filter((table) => !tableKeys.has(table.key))], MAX_UNIT_STATES);
       try {
-        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries, tables })));
+        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries, tables, snapshots })));
       } catch {
         // An unusable cache directory: the next run evaluates every rule.
       }
@@ -351,19 +409,26 @@ function bounded<T extends { state: string }>(items: T[], limit: number): T[] {
   });
 }
 
-function readStore(file: string, context: string, secret: CacheSecret): { entries: Entry[]; tables: Table[] } {
+function readStore(file: string, context: string, secret: CacheSecret): { entries: Entry[]; tables: Table[]; snapshots: Snapshot[] } {
+  const none = { entries: [], tables: [], snapshots: [] };
   try {
     // A file that does not verify (forged, torn, another key's) holds no verdict.
     const json = unsealed(secret, context, readFileSync(file, 'utf8'));
-    if (json === null) return { entries: [], tables: [] };
+    if (json === null) return none;
     const data: unknown = JSON.parse(json);
-    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries) && 'tables' in data && Array.isArray(data.tables)) {
-      return { entries: data.entries.filter(isEntry), tables: data.tables.filter(isTable) };
+    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries) && 'tables' in data && Array.isArray(data.tables) && 'snapshots' in data && Array.isArray(data.snapshots)) {
+      return { entries: data.entries.filter(isEntry), tables: data.tables.filter(isTable), snapshots: data.snapshots.filter(isSnapshot) };
     }
   } catch {
     // Missing or corrupt: no verdict is known.
   }
-  return { entries: [], tables: [] };
+  return none;
+}
+
+function isSnapshot(value: unknown): value is Snapshot {
+  if (typeof value !== 'object' || value === null) return false;
+  const snapshot = value as Partial<Snapshot>;
+  return typeof snapshot.state === 'string' && typeof snapshot.stamp === 'string' && Array.isArray(snapshot.ids) && snapshot.ids.every((id) => typeof id === 'string' || id === null || id === 0);
 }
 
 function isEntry(value: unknown): value is Entry {
@@ -374,8 +439,7 @@ function isEntry(value: unknown): value is Entry {
     typeof entry.state === 'string' &&
     typeof entry.rule === 'string' &&
     typeof entry.digest === 'string' &&
-    Array.isArray(entry.partial) &&
-    entry.partial.every(isPartialFile) &&
+    (entry.partial === null || isPartialReads(entry.partial)) &&
     Array.isArray(entry.params) &&
     entry.params.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string') &&
     Array.isArray(entry.listed) &&
@@ -389,10 +453,19 @@ function isEntry(value: unknown): value is Entry {
   );
 }
 
-function isPartialFile(value: unknown): value is Entry['partial'][number] {
-  if (!Array.isArray(value) || value.length !== 3) return false;
-  const [at, id, parts]: unknown[] = value;
-  return Number.isInteger(at) && (typeof id === 'string' || id === null) && Array.isArray(parts) && parts.every((part) => Array.isArray(part) && part.length === 2 && typeof part[0] === 'string' && typeof part[1] === 'string');
+function isPartialReads(value: unknown): value is PartialReads {
+  if (typeof value !== 'object' || value === null) return false;
+  const partial = value as Partial<PartialReads>;
+  return (
+    typeof partial.stamp === 'string' &&
+    Array.isArray(partial.files) &&
+    partial.files.every((step) => Number.isInteger(step) && step >= 0) &&
+    Array.isArray(partial.parts) &&
+    partial.parts.length === partial.files.length &&
+    partial.parts.every((combo) => Number.isInteger(combo)) &&
+    Array.isArray(partial.combos) &&
+    partial.combos.every((combo) => Array.isArray(combo) && combo.every((part) => Array.isArray(part) && part.length === 2 && typeof part[0] === 'string' && typeof part[1] === 'string'))
+  );
 }
 
 function isTable(value: unknown): value is Table {

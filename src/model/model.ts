@@ -220,6 +220,8 @@ export class RepoModel {
   private readonly partsMemo = new Map<string, Map<string, { value: unknown } | null>>();
   /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
   private readonly partLoaded = new Set<string>();
+  /** The value of each part read this run (with read tracking), by kind and file: what partDigest tells apart. */
+  private readonly partValues = new Map<string, Map<string, unknown>>();
   /** The parameters of each family of derived values read this run, by kind (noteParams). */
   private readonly partParams = new Map<string, unknown>();
   private readonly textMemo = new Map<string, string | null>();
@@ -469,6 +471,11 @@ export class RepoModel {
       return compute();
     }
     const { value, reads } = this.log.record(compute, part ? file : undefined);
+    if (part) {
+      let values = this.partValues.get(kind);
+      if (!values) this.partValues.set(kind, (values = new Map()));
+      values.set(file, value);
+    }
     const kept = keep(reads);
     // Most accesses read the file and nothing else: the file is noted above, and nothing is kept.
     byFile.set(file, kept === file ? null : kept);
@@ -1104,7 +1111,8 @@ export class RepoModel {
     const exact = REDERIVABLE.get(kind);
     const family = exact ? undefined : REDERIVABLE.get(kind.slice(0, kind.indexOf('\0') + 1));
     if (!exact && (!family || params === undefined)) return null;
-    const value = (exact ?? family)?.(this, file, params);
+    const known = this.partValues.get(kind);
+    const value = known?.has(file) ? known.get(file) : (exact ?? family)?.(this, file, params);
     if (value === null || value === undefined) return null;
     const json = JSON.stringify(value);
     return json.length <= 64 ? `=${json}` : `#${createHash('sha1').update(json).digest('hex')}`;

@@ -198,4 +198,29 @@ describe('verdicts over parts', () => {
     expect(named.findings.map((finding) => `${finding.ruleId}/${finding.messageId} ${finding.file}:${finding.line}`)).toEqual(['no-dangling-references/removedToken test/helpers/util.ts:3']);
     expect(named.findings).toEqual(await fresh(dir));
   });
+
+  it('a verdict whose files a later save recorded again (a run of other rules) is not taken back: the snapshot no longer shows what it read', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "parts", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'] },
+        shipped: { include: ['src/**/*.ts'] },
+        removed: [{ id: 'old-flag', tokens: ['ACME_OLD_FLAG'], why: 'The flag is gone.' }],
+      }),
+      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
+      'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    expect((await carveOuts(dir, cache)).findings).toEqual([]);
+
+    // Only the reference check runs after the test starts to set the variable: it stores the test's new content id.
+    appendFileSync(join(dir, 'test/replay.test.ts'), "process.env.ACME_REPLAY_DIR = '/tmp/replay';\n");
+    await run({ cwd: dir, cacheLocation: cache, rules: ['no-dangling-references'] });
+
+    const all = await carveOuts(dir, cache);
+    expect(all.reused).toBe(false);
+    expect(all.findings.map((finding) => `${finding.ruleId}/${finding.messageId} ${finding.file}:${finding.line}`)).toEqual(['no-test-carve-outs/testOnlyEnvVar src/replay.ts:1']);
+    expect(all.findings).toEqual(await fresh(dir));
+  });
 });
