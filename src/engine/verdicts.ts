@@ -7,6 +7,7 @@ import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-s
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
+import { sha1 } from '../util/hash.js';
 import { compareText } from '../util/compare.js';
 import type { Units } from '../rule.js';
 
@@ -174,8 +175,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     return ids.get(path) ?? null;
   };
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
-  const digestOf = (paths: readonly string[]): string => createHash('sha1').update(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join('')).digest('hex');
-  const keyOf = (rule: string, options: unknown): string => createHash('sha1').update(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`).digest('hex');
+  const digestOf = (paths: readonly string[]): string => sha1(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join(''));
+  const keyOf = (rule: string, options: unknown): string => sha1(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`);
   /** This run's save: the verdicts it keeps have their partial reads in its snapshot. */
   const stamp = randomBytes(8).toString('hex');
   /** The content id of each file the kept verdicts read through parts, by listing index: this run's snapshot. */
@@ -327,7 +328,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
           const self = index.get(unit);
           const previous = before?.units.get(unit);
-          const context = given === undefined ? undefined : createHash('sha1').update(given).digest('hex');
+          const context = given === undefined ? undefined : sha1(given);
           if (previous && before && holds(unit, previous, context)) {
             // Neighbouring units share a set: its paths and its place in the new table are found once.
             let paths = setPaths.get(previous.set);

@@ -368,14 +368,23 @@ interface Table extends FactTable {
 }
 
 /**
- * One sealed JSON file of `[path, id, value]` triples, read on first use and
- * rewritten when this run changed an entry; an entry whose path this run did
- * not ask for and whose id `live` does not keep is dropped then.
+ * One sealed JSON file of `[path, id, value]` triples, read on first use,
+ * and beside it a log of the entries later runs set (`<file>.log`, a sealed
+ * triple per line, the later line winning): a run that changed a few entries
+ * appends them rather than writing the whole table again. The table is
+ * rewritten, dropping each entry whose path this run did not ask for and
+ * whose id `live` does not keep, when the log has grown past a quarter of
+ * it, when a run changed more, or when either does not verify.
  */
 function openTable(secret: CacheSecret, file: string, context: string): Table {
+  const logFile = `${file}.log`;
   let entries: Map<string, [string, unknown]> | undefined;
+  /** Entries set this run with a new id or value: what is appended or written. */
+  const fresh = new Set<string>();
   const asked = new Set<string>();
-  let changed = false;
+  /** Whether the files on disk must be replaced whatever changed (unreadable, forged, malformed). */
+  let corrupt = false;
+  let logged = 0;
   function load(): Map<string, [string, unknown]> {
     if (entries) return entries;
     entries = new Map();
@@ -394,12 +403,32 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     }
     if (!Array.isArray(data)) {
       // Forged, torn or not ours: every entry is a miss, and the table is replaced at save.
-      changed = true;
+      corrupt = true;
       return entries;
     }
     for (const entry of data) {
-      if (Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string' && typeof entry[1] === 'string') entries.set(entry[0], [entry[1], entry[2]]);
-      else changed = true;
+      if (isTriple(entry)) entries.set(entry[0], [entry[1], entry[2]]);
+      else corrupt = true;
+    }
+    let log: string;
+    try {
+      log = readFileSync(logFile, 'latin1');
+    } catch {
+      return entries;
+    }
+    for (const line of log.split('\n')) {
+      if (line === '') continue;
+      logged++;
+      const body = unsealed(secret, context, line);
+      let entry: unknown;
+      try {
+        entry = body === null ? undefined : JSON.parse(body);
+      } catch {
+        entry = undefined;
+      }
+      // A line cut short by a crash, or not ours: the table is rewritten without it.
+      if (isTriple(entry)) entries.set(entry[0], [entry[1], entry[2]]);
+      else corrupt = true;
     }
     return entries;
   }
@@ -416,20 +445,34 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
       asked.add(path);
       if (previous !== undefined && previous[0] === id && JSON.stringify(previous[1]) === JSON.stringify(value)) return;
       known.set(path, [id, value]);
-      changed = true;
+      fresh.add(path);
     },
     save(live) {
-      if (!changed || !entries) return;
-      const kept: [string, string, unknown][] = [];
-      for (const [path, [id, value]] of entries) if (asked.has(path) || live(id)) kept.push([path, id, value]);
+      if (!entries || (fresh.size === 0 && !corrupt)) return;
       try {
-        writeFileAtomic(file, sealed(secret, context, asciiJson(kept)));
-        changed = false;
+        if (!corrupt && entries.size > 0 && (logged + fresh.size) * 4 <= entries.size) {
+          const lines = [...fresh].map((path) => sealed(secret, context, asciiJson([path, ...(entries?.get(path) ?? [])])));
+          // The leading newline ends a line a cut-short write may have left open.
+          appendFileSync(logFile, `\n${lines.join('\n')}\n`);
+          logged += fresh.size;
+        } else {
+          const kept: [string, string, unknown][] = [];
+          for (const [path, [id, value]] of entries) if (asked.has(path) || live(id)) kept.push([path, id, value]);
+          writeFileAtomic(file, sealed(secret, context, asciiJson(kept)));
+          rmSync(logFile, { force: true });
+          logged = 0;
+          corrupt = false;
+        }
+        fresh.clear();
       } catch {
         // Unwritable: computed again next time.
       }
     },
   };
+}
+
+function isTriple(value: unknown): value is [string, string, unknown] {
+  return Array.isArray(value) && value.length === 3 && typeof value[0] === 'string' && typeof value[1] === 'string';
 }
 
 const TAB = 0x09;

@@ -1091,7 +1091,8 @@ export class RepoModel {
     const loaded = [...this.factsMemo.keys()].filter((file) => this.factsMemo.get(file));
     for (const file of this.partLoaded) if (!this.factsMemo.has(file)) loaded.push(file);
     // A reused verdict loaded its files' facts in the run that computed it: this run checks their comments as that run did.
-    for (const file of this.replayedLoaded) if (!this.factsMemo.has(file) && !this.partLoaded.has(file) && this.suppressions(file) !== null) loaded.push(file);
+    // Their suppression comments are read where they are checked (a script without facts has none): not here too.
+    for (const file of this.replayedLoaded) if (!this.factsMemo.has(file) && !this.partLoaded.has(file)) loaded.push(file);
     return loaded;
   }
 

@@ -389,9 +389,54 @@ describe('a fact table', () => {
     second.table('t').set('a', 'id-1', 1);
     second.save();
     expect(statSync(tableFile(location)).mtime).toEqual(past);
+    expect(existsSync(`${tableFile(location)}.log`)).toBe(false);
     second.table('t').set('a', 'id-1', 2);
     second.save();
+    expect(open(location).table('t').get('a', 'id-1')).toBe(2);
+  });
+
+  it('appends a few changed entries to a log beside it, and is rewritten, the log gone, once the log outgrows a quarter of it', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) first.table('t').set(name, 'id-1', name);
+    first.save();
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(tableFile(location), past, past);
+
+    const second = open(location);
+    second.table('t').set('a', 'id-2', 'A');
+    second.save();
+    expect(statSync(tableFile(location)).mtime).toEqual(past);
+    expect(existsSync(`${tableFile(location)}.log`)).toBe(true);
+    const third = open(location);
+    expect([third.table('t').get('a', 'id-2'), third.table('t').get('a', 'id-1'), third.table('t').get('b', 'id-1')]).toEqual(['A', undefined, 'b']);
+
+    // One logged and two more: past a quarter of the eight entries.
+    third.table('t').set('c', 'id-2', 'C');
+    third.table('t').set('d', 'id-2', 'D');
+    third.save(() => true);
     expect(statSync(tableFile(location)).mtime).not.toEqual(past);
+    expect(existsSync(`${tableFile(location)}.log`)).toBe(false);
+    const fourth = open(location);
+    expect(['a', 'b', 'c', 'd'].map((name) => fourth.table('t').get(name, name === 'b' ? 'id-1' : 'id-2'))).toEqual(['A', 'b', 'C', 'D']);
+  });
+
+  it('ignores a log line whose MAC does not verify, and rewrites the table without it at the next save', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) first.table('t').set(name, 'id-1', name);
+    first.save();
+    const second = open(location);
+    second.table('t').set('a', 'id-2', 'A');
+    second.save();
+    const log = `${tableFile(location)}.log`;
+    writeFileSync(log, readFileSync(log, 'latin1').replace('"A"', '"X"'));
+
+    const third = open(location);
+    expect([third.table('t').get('a', 'id-2'), third.table('t').get('a', 'id-1')]).toEqual([undefined, 'a']);
+    third.save(() => true);
+    expect(existsSync(log)).toBe(false);
+    expect(open(location).table('t').get('a', 'id-1')).toBe('a');
   });
 
   it('treats a table whose MAC does not verify as empty and replaces it at save', () => {
@@ -408,14 +453,16 @@ describe('a fact table', () => {
     expect(open(location).table('t').get('test/a.test.ts', 'id-1')).toBeUndefined();
   });
 
-  it('drops, when it is written, the entries neither asked for nor live', () => {
+  it('drops, when it is written whole, the entries neither asked for nor live', () => {
     const location = tempDir();
     const first = open(location);
     for (const [file, id] of [['a', 'live'], ['b', 'dead'], ['c', 'dead']]) first.table('t').set(file ?? '', id ?? '', file);
     first.save();
     const second = open(location);
     expect(second.table('t').get('c', 'dead')).toBe('c');
+    // Two new entries of five: too many to append to the log.
     second.table('t').set('d', 'new', 'd');
+    second.table('t').set('e', 'new', 'e');
     second.save((id) => id === 'live');
     const third = open(location);
     expect([third.table('t').get('a', 'live'), third.table('t').get('b', 'dead'), third.table('t').get('c', 'dead'), third.table('t').get('d', 'new')]).toEqual(['a', undefined, 'c', 'd']);
