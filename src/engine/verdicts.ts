@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads } from '../model/reads.js';
@@ -17,13 +17,17 @@ import type { Units } from '../rule.js';
 // records (model/reads.ts). A run stores each rule's findings with the files
 // it read and the problems those reads recorded; a later run in the same
 // state takes them back while every one of those files has the same content,
-// and evaluates only the rules that read a changed file. A new, deleted or
-// renamed file changes the listing, and with it every key.
+// and evaluates only the rules that read a changed file, or read it only
+// through parts (RepoModel.partDigest) that changed. A new, deleted or renamed
+// file changes the listing, and with it every key. Each state has its own
+// files, `verdicts-<version>-<state>.json` (rule verdicts) and `….units.json`
+// (unit verdicts), so a run reads only its state's.
 
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
 // 4: with per-unit verdicts (`tables`); 5: a unit's own file and the files it read without loading them.
 // 6: units stored as tuples, keyed by listing index (a 10k store was 3.4 MB per state, half of it unit entries).
-// 7: a rule's listed files it read only through parts, each with its content id and the identity of each part.
+// 7: a rule's listed files it read only through parts, with the identity of each part and a snapshot of their
+//    content ids per state; one pair of files per state.
 const FORMAT = 7;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
@@ -165,9 +169,13 @@ export interface VerdictStore {
  */
 export function openVerdicts(model: RepoModel, dir: string, config: string | null, secret: CacheSecret = cacheSecret()): VerdictStore | null {
   if (!secret.persistent) return null;
-  const file = join(dir, `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
-  const context = `tripwire-verdicts ${basename(file)}`;
   const state = createHash('sha1').update(`${FORMAT} ${VERSION} ${toolFingerprint()}\0${model.stateDigest()}\0${config ?? '-'}`).digest('hex');
+  // One pair of files per state: a run reads only its own state's verdicts, and its unit verdicts only when a rule asks for them.
+  const prefix = `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}-`;
+  const file = join(dir, `${prefix}${state.slice(0, 16)}.json`);
+  const unitsFile = join(dir, `${prefix}${state.slice(0, 16)}.units.json`);
+  const context = `tripwire-verdicts ${basename(file)}`;
+  const unitsContext = `tripwire-verdicts ${basename(unitsFile)}`;
   const index = new Map(model.files.map((path, i) => [path, i]));
   const ids = new Map<string, string | null>();
   const idOf = (path: string): string | null => {
@@ -253,7 +261,16 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);
-  const { entries: stored, tables: storedTables, snapshots: storedSnapshots } = readStore(file, context, secret);
+  const { entries: stored, snapshots: storedSnapshots } = readStore(file, context, secret);
+  let unitsStamp: string | null = null;
+  let storedUnits: Table[] | null = null;
+  const storedTables = (): Table[] => {
+    if (storedUnits === null) {
+      unitsStamp = stampOf(unitsFile);
+      storedUnits = readStore(unitsFile, unitsContext, secret).tables;
+    }
+    return storedUnits;
+  };
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
 
@@ -286,7 +303,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     },
     units(rule, options) {
       const key = keyOf(rule, options);
-      const found = storedTables.find((candidate) => candidate.key === key);
+      const found = storedTables().find((candidate) => candidate.key === key);
       const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units.map((unit) => unitEntry(unit, model.files))) };
       const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
       const setIndex = new Map<string, number>();
@@ -367,24 +384,54 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       };
     },
     save() {
-      if (kept.length === 0 && keptTables.length === 0) return;
       // Read again when another run (a workspace package's, a concurrent one) has stored its own since.
-      const current = stampOf(file) === readStamp ? { entries: stored, tables: storedTables, snapshots: storedSnapshots } : readStore(file, context, secret);
-      const keys = new Set(kept.map((entry) => entry.key));
-      const entries = bounded([...kept, ...current.entries.filter((entry) => !keys.has(entry.key))], MAX_STATES);
-      const states = new Set(entries.map((entry) => entry.state));
-      // This state's snapshot is this run's when a kept verdict read through parts; the verdicts an earlier save stamped then no longer hold.
-      const ours: Snapshot[] = snapshotIds.size === 0 ? [] : [{ state, stamp, ids: model.files.map((_, i) => (snapshotIds.has(i) ? (snapshotIds.get(i) ?? null) : 0)) }];
-      const snapshots = [...ours, ...current.snapshots.filter((snapshot) => states.has(snapshot.state) && (ours.length === 0 || snapshot.state !== state))];
-      const tableKeys = new Set(keptTables.map((table) => table.key));
-      const tables = bounded([...keptTables.map((table) => toStored(table, index)), ...current.tables.filter((table) => !tableKeys.has(table.key))], MAX_UNIT_STATES);
-      try {
-        writeFileAtomic(file, sealed(secret, context, JSON.stringify({ format: FORMAT, entries, tables, snapshots })));
-      } catch {
-        // An unusable cache directory: the next run evaluates every rule.
+      if (kept.length > 0) {
+        const current = stampOf(file) === readStamp ? { entries: stored, snapshots: storedSnapshots } : readStore(file, context, secret);
+        const keys = new Set(kept.map((entry) => entry.key));
+        const entries = [...kept, ...current.entries.filter((entry) => entry.state === state && !keys.has(entry.key))];
+        // The snapshot is this run's when a kept verdict read through parts; the verdicts an earlier save stamped then no longer hold.
+        const snapshots: Snapshot[] = snapshotIds.size === 0 ? current.snapshots.filter((snapshot) => snapshot.state === state) : [{ state, stamp, ids: model.files.map((_, i) => (snapshotIds.has(i) ? (snapshotIds.get(i) ?? null) : 0)) }];
+        write(file, context, { format: FORMAT, entries, snapshots });
       }
+      if (keptTables.length > 0) {
+        const current = storedUnits !== null && stampOf(unitsFile) === unitsStamp ? storedUnits : readStore(unitsFile, unitsContext, secret).tables;
+        const tableKeys = new Set(keptTables.map((table) => table.key));
+        const tables = [...keptTables.map((table) => toStored(table, index)), ...current.filter((table) => table.state === state && !tableKeys.has(table.key))];
+        write(unitsFile, unitsContext, { format: FORMAT, tables });
+      }
+      if (kept.length > 0 || keptTables.length > 0) prune(dir, prefix);
     },
   };
+
+  function write(target: string, sealedAs: string, data: object): void {
+    try {
+      writeFileAtomic(target, sealed(secret, sealedAs, JSON.stringify(data)));
+    } catch {
+      // An unusable cache directory: the next run evaluates every rule.
+    }
+  }
+}
+
+/**
+ * Keeps the verdicts of the MAX_STATES states used last and the unit
+ * verdicts of the MAX_UNIT_STATES used last (by the time each file was
+ * written), and removes the single store earlier versions wrote.
+ */
+function prune(dir: string, prefix: string): void {
+  try {
+    const byAge = (names: string[]): string[] =>
+      names
+        .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+        .sort((a, b) => b.at - a.at)
+        .map(({ name }) => name);
+    const names = readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
+    const units = byAge(names.filter((name) => name.endsWith('.units.json')));
+    const states = byAge(names.filter((name) => !name.endsWith('.units.json')));
+    for (const name of [...units.slice(MAX_UNIT_STATES), ...states.slice(MAX_STATES)]) rmSync(join(dir, name), { force: true });
+    rmSync(join(dir, `${prefix.slice(0, -1)}.json`), { force: true });
+  } catch {
+    // Another run pruned first, or the directory is unusable: nothing to keep tidy.
+  }
 }
 
 function toStored(table: LiveTable, index: ReadonlyMap<string, number>): Table {
@@ -401,24 +448,17 @@ function stampOf(file: string): string {
   }
 }
 
-/** The items of the `limit` states used last (the items come most recent first). */
-function bounded<T extends { state: string }>(items: T[], limit: number): T[] {
-  const states = new Set<string>();
-  return items.filter((item) => {
-    if (states.size < limit) states.add(item.state);
-    return states.has(item.state);
-  });
-}
-
+/** A state's file of verdicts (entries and snapshots) or of unit verdicts (tables): what it holds that verifies, the rest empty. */
 function readStore(file: string, context: string, secret: CacheSecret): { entries: Entry[]; tables: Table[]; snapshots: Snapshot[] } {
   const none = { entries: [], tables: [], snapshots: [] };
   try {
-    // A file that does not verify (forged, torn, another key's) holds no verdict.
+    // A file that does not verify (forged, torn, another key's, another state's) holds no verdict.
     const json = unsealed(secret, context, readFileSync(file, 'utf8'));
     if (json === null) return none;
     const data: unknown = JSON.parse(json);
-    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries) && 'tables' in data && Array.isArray(data.tables) && 'snapshots' in data && Array.isArray(data.snapshots)) {
-      return { entries: data.entries.filter(isEntry), tables: data.tables.filter(isTable), snapshots: data.snapshots.filter(isSnapshot) };
+    if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT) {
+      const list = (key: string): unknown[] => (key in data && Array.isArray((data as Record<string, unknown>)[key]) ? ((data as Record<string, unknown>)[key] as unknown[]) : []);
+      return { entries: list('entries').filter(isEntry), tables: list('tables').filter(isTable), snapshots: list('snapshots').filter(isSnapshot) };
     }
   } catch {
     // Missing or corrupt: no verdict is known.

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { FILE_START } from '../../src/model/positions.js';
 import { blobId } from '../../src/repo/blob-id.js';
 import type { RuleFinding } from '../../src/rule.js';
 import type { Finding } from '../../src/types.js';
+import { VERSION } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, makeGitRepo } from '../support/repo.js';
 
@@ -102,6 +103,37 @@ describe('verdicts reused rule by rule', () => {
     expect(after.reused).toEqual(['global-touchfiles-present', 'no-paid-calls-in-free-tests', 'no-weakened-frozen-tests', 'paid-ci-lanes', 'tiers-cover-paid-tests', 'touchfiles-cover-paid-tests']);
     expect(ids(after.findings)).not.toContain('no-dangling-references/removedToken skills/review/SKILL.md:32:86');
     expect(after.findings).toEqual(await fresh(dir));
+  });
+
+  it('each state has its own files: a run reads its own, the unit verdicts of two states are kept, and the store of earlier versions goes', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const legacy = join(cache, `verdicts-${VERSION}.json`);
+    writeFileSync(legacy, '{}');
+    const files = () => readdirSync(cache).filter((name) => name.startsWith('verdicts-')).sort();
+    const age = (seconds: number) => {
+      // Each run's files older than the next run's, whatever the clock's resolution.
+      const at = new Date(Date.UTC(2020, 0, 1, 0, 0, seconds));
+      for (const name of files()) if (statSync(join(cache, name)).mtimeMs > at.getTime()) utimesSync(join(cache, name), at, at);
+    };
+    await check(dir, cache);
+    expect(existsSync(legacy)).toBe(false);
+    expect(files()).toEqual([expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.json$/), expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.units\.json$/)]);
+    age(1);
+    // Two more states (a file added, then another): three states' verdicts, and the unit verdicts of the last two.
+    writeFileSync(join(dir, 'src/review/extra.ts'), 'export const extra = 1;\n');
+    await check(dir, cache);
+    age(2);
+    writeFileSync(join(dir, 'src/review/more.ts'), 'export const more = 1;\n');
+    await check(dir, cache);
+    expect(files().filter((name) => name.endsWith('.units.json'))).toHaveLength(2);
+    expect(files().filter((name) => !name.endsWith('.units.json'))).toHaveLength(3);
+    // Back in the first state: its verdicts are still there, though its unit verdicts are not.
+    rmSync(join(dir, 'src/review/extra.ts'));
+    rmSync(join(dir, 'src/review/more.ts'));
+    const back = await check(dir, cache);
+    expect(back.reused).toEqual(ALL_RULES);
+    expect(back.findings).toEqual(await fresh(dir));
   });
 
   it('a file added: the listing changed, so no verdict is reused', async () => {
