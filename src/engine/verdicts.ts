@@ -190,15 +190,25 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   /** The content id of each file the kept verdicts read through parts, by listing index: this run's snapshot. */
   const snapshotIds = new Map<number, string | null>();
   /** Each part of a file read only through parts, with its identity now; undefined when one has none (the file counts as read whole). */
-  const partsOf = (path: string, kinds: ReadonlySet<string> | undefined, params: Map<string, unknown>): [string, string][] | undefined => {
-    if (!kinds) return undefined;
+  /** Each part's identity by kind and file, told once per run: the rules that read every test through the same part share them. */
+  const digests = new Map<string, Map<string, string | null>>();
+  const digestOfPart = (kind: string, path: string): string | null => {
+    let byFile = digests.get(kind);
+    if (!byFile) digests.set(kind, (byFile = new Map()));
+    let digest = byFile.get(path);
+    if (digest === undefined) byFile.set(path, (digest = model.partDigest(kind, path)));
+    return digest;
+  };
+  const partsOf = (path: string, kinds: readonly string[], params: Map<string, unknown>): [string, string][] | undefined => {
     const parts: [string, string][] = [];
     for (const kind of [...kinds].sort()) {
-      const digest = model.partDigest(kind, path);
+      const digest = digestOfPart(kind, path);
       if (digest === null) return undefined;
       parts.push([kind, digest]);
-      const given = model.paramsOf(kind);
-      if (given !== undefined) params.set(kind, given);
+      if (!params.has(kind)) {
+        const given = model.paramsOf(kind);
+        if (given !== undefined) params.set(kind, given);
+      }
     }
     return parts;
   };
@@ -235,29 +245,57 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   };
   /** The partial reads of a verdict computed now, with the identity of each part. */
   const partialOf = (reads: Reads<FileProblem>, params: Map<string, unknown>, whole: number[]): PartialReads | null => {
-    const found: [number, number][] = [];
+    /** Combination index by listing index: a sparse array, read in index order. */
+    const comboAt: number[] = [];
     const combos: [string, string][][] = [];
-    const comboIndex = new Map<string, number>();
+    // By kind, then identity, for the one-part files (nearly all); by JSON for the others.
+    const single = new Map<string, Map<string, number>>();
+    const several = new Map<string, number>();
+    /** The combination of one part, without a list made per file. */
+    const one = (path: string, kind: string): number | undefined => {
+      const digest = digestOfPart(kind, path);
+      if (digest === null) return undefined;
+      if (!params.has(kind)) {
+        const given = model.paramsOf(kind);
+        if (given !== undefined) params.set(kind, given);
+      }
+      let byDigest = single.get(kind);
+      if (!byDigest) single.set(kind, (byDigest = new Map()));
+      let combo = byDigest.get(digest);
+      if (combo === undefined) byDigest.set(digest, (combo = combos.push([[kind, digest]]) - 1));
+      return combo;
+    };
+    const many = (path: string, kinds: readonly string[]): number | undefined => {
+      const parts = partsOf(path, kinds, params);
+      if (!parts) return undefined;
+      const key = JSON.stringify(parts);
+      let combo = several.get(key);
+      if (combo === undefined) several.set(key, (combo = combos.push(parts) - 1));
+      return combo;
+    };
+    let count = 0;
     for (const [path, kinds] of reads.partial) {
       const at = index.get(path);
       if (at === undefined) continue;
-      const parts = partsOf(path, kinds, params);
-      if (!parts) {
+      const combo = typeof kinds === 'string' ? one(path, kinds) : many(path, kinds);
+      if (combo === undefined) {
         whole.push(at);
         continue;
       }
-      const key = JSON.stringify(parts);
-      let combo = comboIndex.get(key);
-      if (combo === undefined) {
-        combo = combos.push(parts) - 1;
-        comboIndex.set(key, combo);
-      }
-      found.push([at, combo]);
-      snapshotIds.set(at, idOf(path));
+      comboAt[at] = combo;
+      count++;
+      snapshotIds.set(at, model.contentId(path));
     }
-    if (found.length === 0) return null;
-    found.sort(([a], [b]) => a - b);
-    return { files: found.map(([at], i) => at - (found[i - 1]?.[0] ?? 0)), parts: found.map(([, combo]) => combo), combos, stamp };
+    if (count === 0) return null;
+    const files: number[] = [];
+    const parts: number[] = [];
+    let previous = 0;
+    comboAt.forEach((combo, at) => {
+      files.push(at - previous);
+      parts.push(combo);
+      previous = at;
+    });
+    return { files, parts, combos, stamp };
   };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);

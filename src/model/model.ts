@@ -218,10 +218,10 @@ export class RepoModel {
   private readonly factsMemo = new Map<string, FileFacts | null>();
   /** Per part name and file: a projection of the file's facts (factPart), null when the file has none. */
   private readonly partsMemo = new Map<string, Map<string, { value: unknown } | null>>();
-  /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
-  private readonly partLoaded = new Set<string>();
   /** The value of each part read this run (with read tracking), by kind and file: what partDigest tells apart. */
   private readonly partValues = new Map<string, Map<string, unknown>>();
+  /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
+  private readonly partLoaded = new Set<string>();
   /** The parameters of each family of derived values read this run, by kind (noteParams). */
   private readonly partParams = new Map<string, unknown>();
   private readonly textMemo = new Map<string, string | null>();
@@ -1115,6 +1115,8 @@ export class RepoModel {
     const known = this.partValues.get(kind);
     const value = known?.has(file) ? known.get(file) : (exact ?? family)?.(this, file, params);
     if (value === null || value === undefined) return null;
+    // Most parts of most files are empty: their identity needs no JSON.
+    if (Array.isArray(value) && value.length === 0) return '=[]';
     const json = JSON.stringify(value);
     return json.length <= 64 ? `=${json}` : `#${createHash('sha1').update(json).digest('hex')}`;
   }

@@ -17,8 +17,14 @@ export interface Reads<Problem> {
    * markdownPart, derived), with the kinds of part read: a change to such a
    * file that leaves those parts the same cannot change what it computed.
    */
-  partial: Map<string, Set<string>>;
+  partial: Map<string, Kinds>;
 }
+
+/**
+ * The kinds of part read of one file: one kind (nearly always) as itself,
+ * several as a list; never changed once a computation's reads are flattened.
+ */
+export type Kinds = string | readonly string[];
 
 /**
  * One computation's reads as recorded: its own, and the recorded reads of the
@@ -33,8 +39,8 @@ export interface Recorded<Problem> {
   problems?: Set<Problem>;
   resolved: boolean;
   parts?: Set<Recorded<Problem>>;
-  /** Files read through a part of them, with the kinds of part. */
-  partial?: Map<string, Set<string>>;
+  /** Files read through a part of them, with the kinds of part (one Kinds per file: a computation reads thousands). */
+  partial?: Map<string, string | string[]>;
   /** The file this is the computation of a part of: its reads of that file, however deep, are the part's input, not the reader's. */
   own?: string;
 }
@@ -79,9 +85,11 @@ export class ReadLog<Problem> {
     const top = this.top;
     if (!top) return;
     const partial = (top.partial ??= new Map());
-    const kinds = partial.get(file);
-    if (kinds) kinds.add(kind);
-    else partial.set(file, new Set([kind]));
+    const known = partial.get(file);
+    if (known === undefined) partial.set(file, kind);
+    else if (typeof known === 'string') {
+      if (known !== kind) partial.set(file, [known, kind]);
+    } else if (!known.includes(kind)) known.push(kind);
   }
 
   loaded(file: string): void {
@@ -103,6 +111,13 @@ export class ReadLog<Problem> {
     const top = this.top;
     if (top && top !== reads) (top.parts ??= new Set()).add(reads);
   }
+}
+
+/** The kinds of both, as one Kinds (a new list when they differ). */
+function union(a: Kinds, b: Kinds): Kinds {
+  if (a === b) return a;
+  const all = new Set([...(typeof a === 'string' ? [a] : a), ...(typeof b === 'string' ? [b] : b)]);
+  return all.size === 1 ? a : [...all];
 }
 
 /** Whether a recording holds nothing: no file, problem, resolution or part. */
@@ -145,11 +160,15 @@ export function flatten<Problem>(reads: Recorded<Problem>): Reads<Problem> {
     for (const file of current.loaded ?? []) out.loaded.add(file);
     for (const problem of current.problems ?? []) out.problems.add(problem);
     if (current.resolved) out.resolved = true;
-    for (const [file, kinds] of current.partial ?? []) {
-      if (absorbed?.has(file)) continue;
-      const known = out.partial.get(file);
-      if (known) for (const kind of kinds) known.add(kind);
-      else out.partial.set(file, new Set(kinds));
+    if (current.partial && out.partial.size === 0 && !absorbed) {
+      // The first (most often the only) recording with parts: its list as a whole.
+      out.partial = new Map(current.partial);
+    } else {
+      for (const [file, kinds] of current.partial ?? []) {
+        if (absorbed?.has(file)) continue;
+        const known = out.partial.get(file);
+        out.partial.set(file, known === undefined ? kinds : union(known, kinds));
+      }
     }
     for (const part of current.parts ?? []) if (key !== '' || !seen.has(part)) queue.push([part, absorbed, key]);
   }

@@ -36,7 +36,23 @@ describe('reads through parts', () => {
     });
     const flat = flatten(reads);
     expect([...flat.files].sort()).toEqual(['a.ts', 'b.ts']);
-    expect([...flat.partial]).toEqual([['a.ts', new Set(['part env-uses'])]]);
+    expect([...flat.partial]).toEqual([['a.ts', 'part env-uses']]);
+  });
+
+  it('a file read through two parts, in one computation or in two, has both kinds', () => {
+    const log = new ReadLog<string>();
+    const { reads } = log.record(() => {
+      log.part('a.ts', 'part env-uses');
+      log.part('a.ts', 'part env-uses');
+      log.part('a.ts', 'part suppressions');
+      log.part('b.ts', 'part env-uses');
+      log.record(() => log.part('b.ts', 'part suppressions'));
+    });
+    const flat = flatten(reads);
+    expect([...flat.partial]).toEqual([
+      ['a.ts', ['part env-uses', 'part suppressions']],
+      ['b.ts', ['part env-uses', 'part suppressions']],
+    ]);
   });
 
   it('a file also read whole is not read only through parts', () => {
@@ -77,7 +93,7 @@ describe('reads through parts', () => {
     const { value, reads } = model.recorded(() => envUses(model, 'test/env.test.ts'));
     expect(value.map((use) => [use.name, use.op])).toEqual([['ACME_FAKE', 'set']]);
     expect([...reads.files]).toEqual(['test/env.test.ts']);
-    expect([...reads.partial]).toEqual([['test/env.test.ts', new Set(['part env-uses'])]]);
+    expect([...reads.partial]).toEqual([['test/env.test.ts', 'part env-uses']]);
     expect(model.partDigest('part env-uses', 'test/env.test.ts')).toMatch(/^[=#]/);
     expect(model.partDigest('part paid declarations []', 'test/env.test.ts')).toBeNull();
     // Read whole (its text), the file is no longer read only through a part.
