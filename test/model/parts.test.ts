@@ -23,6 +23,18 @@ function tempDir(): string {
   return dir;
 }
 
+/** A repository whose shipped code reads ACME_REPLAY_DIR and whose one test (`test`, its text) does not set it unless told to. */
+function replayRepo(config: Record<string, unknown> = {}, test = "import { test } from 'vitest';\ntest('replays', () => 1);\n"): string {
+  const dir = makeGitRepo({
+    'package.json': '{ "name": "parts", "private": true }\n',
+    'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] }, ...config }),
+    'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
+    'test/replay.test.ts': test,
+  });
+  temps.push(dir);
+  return dir;
+}
+
 describe('reads through parts', () => {
   it('a part absorbs the reads of its own file made computing it; its reads of other files stay whole', () => {
     const log = new ReadLog<string>();
@@ -111,13 +123,7 @@ describe('verdicts over parts', () => {
   const fresh = async (dir: string) => (await run({ cwd: dir, cache: false })).findings;
 
   it('is taken back while the parts read of a changed file are the same, and evaluated again once one differs', async () => {
-    const dir = makeGitRepo({
-      'package.json': '{ "name": "parts", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
-      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
-      'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
-    });
-    temps.push(dir);
+    const dir = replayRepo();
     const cache = tempDir();
     expect((await carveOuts(dir, cache)).findings).toEqual([]);
 
@@ -135,13 +141,7 @@ describe('verdicts over parts', () => {
   });
 
   it('is not taken back when the changed file has a problem its parts do not show (a parse error that moved)', async () => {
-    const dir = makeGitRepo({
-      'package.json': '{ "name": "parts", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] } }),
-      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
-      'test/replay.test.ts': "import { test } from 'vitest';\nconst broken = (;\ntest('replays', () => 1);\n",
-    });
-    temps.push(dir);
+    const dir = replayRepo({}, "import { test } from 'vitest';\nconst broken = (;\ntest('replays', () => 1);\n");
     const cache = tempDir();
     const first = await carveOuts(dir, cache);
     expect(first.findings.map((finding) => `${finding.ruleId} ${finding.file}:${finding.line}`)).toEqual(['parse-error test/replay.test.ts:2']);
@@ -163,13 +163,7 @@ describe('verdicts over parts', () => {
   it('is not taken back when the changed file now has a problem: a verdict kept without it would drop it from later runs', async () => {
     // The carve-out check alone reads the test, so no other rule's verdict carries its parse error.
     const off = Object.fromEntries(['no-paid-calls-in-free-tests', 'touchfiles-cover-paid-tests', 'tiers-cover-paid-tests', 'global-touchfiles-present', 'no-dangling-references', 'no-weakened-frozen-tests', 'paid-ci-lanes'].map((id) => [id, 'off']));
-    const dir = makeGitRepo({
-      'package.json': '{ "name": "parts", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] }, shipped: { include: ['src/**/*.ts'] }, rules: off }),
-      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
-      'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
-    });
-    temps.push(dir);
+    const dir = replayRepo({ rules: off });
     const cache = tempDir();
     expect((await carveOuts(dir, cache)).findings).toEqual([]);
 
@@ -216,17 +210,7 @@ describe('verdicts over parts', () => {
   });
 
   it('a verdict whose files a later save recorded again (a run of other rules) is not taken back: the snapshot no longer shows what it read', async () => {
-    const dir = makeGitRepo({
-      'package.json': '{ "name": "parts", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({
-        tests: { include: ['test/**/*.test.ts'] },
-        shipped: { include: ['src/**/*.ts'] },
-        removed: [{ id: 'old-flag', tokens: ['ACME_OLD_FLAG'], why: 'The flag is gone.' }],
-      }),
-      'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
-      'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
-    });
-    temps.push(dir);
+    const dir = replayRepo({ removed: [{ id: 'old-flag', tokens: ['ACME_OLD_FLAG'], why: 'The flag is gone.' }] });
     const cache = tempDir();
     expect((await carveOuts(dir, cache)).findings).toEqual([]);
 
