@@ -52,7 +52,7 @@ type Options = Pick<CheckOptions, 'cwd' | 'configFile' | 'cache' | 'cacheLocatio
  * configured globs match.
  */
 export async function checkInputs(options: Options): Promise<CheckInputs> {
-  const { model, configPath, cache } = await buildModel({ ...options, paths: [] });
+  const { model, configPath } = await buildModel({ ...options, paths: [] });
   const root = model.root;
   const files = new Set<string>();
   const absent = new Set<string>();
@@ -77,7 +77,7 @@ export async function checkInputs(options: Options): Promise<CheckInputs> {
   const workspaceRoot = findWorkspaceRoot(root, top, note);
   const globs = [path.join(root, '**'), ...memberManifestGlobs(workspaceRoot)];
   await followImports(model, workspaceRoot, files, absent);
-  cache.save((id) => model.liveContent(id));
+  model.saveCache();
   // A check at a workspace root also checks each member that holds its own configuration against
   // it (issue 19 item 2): what those checks read counts too.
   if (options.configFile === undefined && workspaceRoot === root) {

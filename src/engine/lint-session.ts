@@ -225,7 +225,7 @@ export function findingsInFile(rule: TripwireRule, request: LintRequest): Findin
   // `tripwire check`. Each process writes the whole file atomically, so concurrent
   // workers only race to write equivalent facts; a no-op when nothing new was
   // parsed. An unsaved buffer's facts are not worth a write per keystroke.
-  if (model === entry.model) entry.cache.save((id) => model.liveContent(id));
+  if (model === entry.model) model.saveCache();
   const own = byFile.get(file) ?? [];
   if (file !== anchorFile(model)) return own;
   const elsewhere = [...byFile].filter(([other]) => !LINTED.test(other)).flatMap(([, list]) => list);

@@ -23,7 +23,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const watch = stopwatch();
   // Reads are recorded only where a verdict can be stored: the cache on and usable, and a cache key that outlives the run.
-  const { model, root, configPath, cache, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false && cacheSecret().persistent });
+  const { model, root, configPath, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false && cacheSecret().persistent });
   watch.lap('configuration and file listing');
   // Beside packages that have their own configuration, a root that has none may have nothing left to check.
   if (options.claimed === undefined || options.claimed.length === 0) assertSomethingToCheck(model, configPath);
@@ -53,7 +53,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   watch.lap('core checks and suppressions', factsMs + rulesMs);
   options.progress?.phase('saving the fact cache');
   // A shared cache is saved once, by the check that shares it.
-  if (options.factCaches === undefined) cache.save((id) => model.liveContent(id));
+  if (options.factCaches === undefined) model.saveCache();
   verdicts?.save();
   watch.lap('fact cache save');
 

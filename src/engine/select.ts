@@ -34,7 +34,7 @@ export interface SelectResult {
 
 /** The paid test ids a diff selects, from the same maps `check` verifies. */
 export async function select(options: SelectOptions): Promise<SelectResult> {
-  const { model, root, cache, cacheRefused } = await buildModel({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
+  const { model, root, cacheRefused } = await buildModel({ cwd: options.cwd, ...(options.configFile !== undefined && { configFile: options.configFile }) });
   const tier = options.tier;
   if (tier !== undefined) {
     const tiers = model.config.maps?.tiers;
@@ -49,14 +49,14 @@ export async function select(options: SelectOptions): Promise<SelectResult> {
   const { selection, problems, mapFiles } = selectionOf(model);
   const broken = [...new Set([...problems, ...model.reportedProblems()].map((p) => `${p.file}:${p.loc.line}:${p.loc.column} ${p.message}`))];
   if (broken.length > 0) {
-    cache.save((id) => model.liveContent(id));
+    model.saveCache();
     return { base, changed, selected: [], total: 0, cacheRefused, broken };
   }
   const readThrough = new Set([...mapFiles.values()].flat());
   const diffed = model.config.maps?.globals?.selfReference === 'map-diff' && changed.some((file) => readThrough.has(file));
   const changes = diffed ? await mapChangesSince(model, gitRoot, base ?? 'HEAD', changed, selection) : [];
   const lanes = await laneChangesSince(model, gitRoot, base ?? 'HEAD', changed, options.configFile ?? null);
-  cache.save((id) => model.liveContent(id));
+  model.saveCache();
   return {
     base,
     changed,

@@ -20,6 +20,7 @@ import { createResolver, type Resolution, type Resolver } from './resolve.js';
 import { mapRefs } from '../config/refs.js';
 import { fileBlobId } from '../repo/blob-id.js';
 import { flatten, isEmpty, ReadLog, type Reads, type Recorded } from './reads.js';
+import { sha1 } from '../util/hash.js';
 
 /** Bump when the facts' shape or extraction changes: cached facts of another version are ignored. */
 export const FACTS_VERSION = 18;
@@ -1118,7 +1119,7 @@ export class RepoModel {
     // Most parts of most files are empty: their identity needs no JSON.
     if (Array.isArray(value) && value.length === 0) return '=[]';
     const json = JSON.stringify(value);
-    return json.length <= 64 ? `=${json}` : `#${createHash('sha1').update(json).digest('hex')}`;
+    return json.length <= 64 ? `=${json}` : `#${sha1(json)}`;
   }
 
   /** The blob id git recorded for an unchanged file, which spares reading it; null when the content must be read. */
@@ -1161,6 +1162,11 @@ export class RepoModel {
     // The blob id comes first and whole: what tells a live entry (liveContent).
     const key = `${id}:${createHash('sha1').update(file).update('\0').update(this.callNames.join(',')).digest('hex')}`;
     return pinned ? `pinned:${key}` : key;
+  }
+
+  /** Writes this model's fact cache, keeping the entries made from content still in the listing (FactCache.save). */
+  saveCache(): void {
+    this.cache?.save((id) => this.liveContent(id));
   }
 
   /**

@@ -37,6 +37,18 @@ function manifest(dir: string, name = 'frozen.json'): string {
 }
 
 describe('tripwire freeze', () => {
+  it('add keeps the fact cache of the files it did not read: the next check parses none of them again', () => {
+    const dir = harness();
+    writeFiles(dir, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`test/t${i}.test.ts`, `import { test } from 'vitest';\ntest('t${i}', () => ${i});\n`])));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'more tests');
+    const parsed = (): number => JSON.parse(runCli(['check', '--format', 'json', '--stats'], dir).stdout).summary.stats.facts.parsed;
+    expect(parsed()).toBeGreaterThanOrEqual(9);
+    expect(runCli(['freeze', 'add', 'test/parse.test.ts', '--reason', 'r'], dir).code).toBe(0);
+    // The manifest is new, so the result cache misses; every script's facts are still in the fact cache.
+    expect(parsed()).toBe(0);
+  });
+
   it('add FILE freezes every test that runs, prints what it changed, and writes a reviewable manifest atomically', () => {
     const dir = harness();
     const run = runCli(['freeze', 'add', 'test/parse.test.ts', '--reason', 'pins the number format', '--owner', '@dana'], dir);

@@ -47,7 +47,7 @@ describe('RepoModel.factPart', () => {
     const first = await buildModel({ cwd, cacheLocation });
     expect(first.model.factPart('test/env.test.ts', 'env names', names)).toEqual(['FORGE_FAKE']);
     expect(first.model.stats).toMatchObject({ parsed: 1 });
-    first.cache.save((id) => first.model.liveContent(id));
+    first.model.saveCache();
 
     const second = await buildModel({ cwd, cacheLocation });
     const never = (): string[] => {
@@ -69,7 +69,7 @@ describe('RepoModel.factPart', () => {
     const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-part-'));
     const first = await buildModel({ cwd, cacheLocation });
     first.model.factPart('test/env.test.ts', 'env names', names);
-    first.cache.save((id) => first.model.liveContent(id));
+    first.model.saveCache();
     writeFileSync(join(cwd, 'test/env.test.ts'), 'process.env.OTHER = "1";\n');
     const second = await buildModel({ cwd, cacheLocation });
     expect(second.model.factPart('test/env.test.ts', 'env names', names)).toEqual(['OTHER']);
@@ -84,7 +84,7 @@ describe('RepoModel.markdownPart', () => {
     const fences = (facts: { fences: { env: { name: string }[] }[] }): string[] => facts.fences.flatMap((fence) => fence.env.map((ref) => ref.name));
     const first = await buildModel({ cwd, cacheLocation });
     expect(first.model.markdownPart('docs/setup.md', 'fence env', fences)).toEqual(['FORGE_FAKE']);
-    first.cache.save((id) => first.model.liveContent(id));
+    first.model.saveCache();
 
     const second = await buildModel({ cwd, cacheLocation });
     const never = (): string[] => {

@@ -52,9 +52,9 @@ export async function freezeCommand(argv: string[], io: Io, help: string, runChe
 }
 
 async function openModel(values: { cwd?: string; config?: string }, io: Io): Promise<{ model: RepoModel; save: () => void }> {
-  const { model, cache, cacheRefused } = await buildModel({ cwd: resolveCwd(io.cwd, values.cwd), ...(values.config !== undefined && { configFile: values.config }) });
+  const { model, cacheRefused } = await buildModel({ cwd: resolveCwd(io.cwd, values.cwd), ...(values.config !== undefined && { configFile: values.config }) });
   warnCacheRefused(io, cacheRefused);
-  return { model, save: () => cache.save() };
+  return { model, save: () => model.saveCache() };
 }
 
 // ---- freeze add
