@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { defineDerived, type RepoModel } from '../../src/model/model.js';
 import { linesOf } from '../../src/analysis/seams.js';
 import { extensionOf, TEXT_EXTENSIONS, textKind } from '../../src/analysis/text-kind.js';
 import { tokenScanner } from '../../src/analysis/text-scan.js';
+import { sha1 } from '../../src/util/hash.js';
 import type { Loc } from '../../src/types.js';
 
 /** Files whose history legitimately names what is gone: changelogs, release notes, migration and upgrade guides. */
@@ -60,7 +60,7 @@ function scannerOf(tokens: readonly string[]): (line: string) => [number, number
 const MENTIONS = defineDerived<readonly string[], [number, number, number][]>(
   'mentions',
   (text, file, tokens) => scanTokens(file, text, tokens, scannerOf(tokens)),
-  (tokens) => createHash('sha1').update(tokens.join('\0')).digest('hex'),
+  (tokens) => sha1(tokens.join('\0')),
 );
 
 /** Below this many tokens, looking for each in the whole text rules most files out faster than reading their words. */

@@ -189,7 +189,6 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const stamp = randomBytes(8).toString('hex');
   /** The content id of each file the kept verdicts read through parts, by listing index: this run's snapshot. */
   const snapshotIds = new Map<number, string | null>();
-  /** Each part of a file read only through parts, with its identity now; undefined when one has none (the file counts as read whole). */
   /** Each part's identity by kind and file, told once per run: the rules that read every test through the same part share them. */
   const digests = new Map<string, Map<string, string | null>>();
   const digestOfPart = (kind: string, path: string): string | null => {
@@ -199,18 +198,14 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (digest === undefined) byFile.set(path, (digest = model.partDigest(kind, path)));
     return digest;
   };
-  const partsOf = (path: string, kinds: readonly string[], params: Map<string, unknown>): [string, string][] | undefined => {
-    const parts: [string, string][] = [];
-    for (const kind of [...kinds].sort()) {
-      const digest = digestOfPart(kind, path);
-      if (digest === null) return undefined;
-      parts.push([kind, digest]);
-      if (!params.has(kind)) {
-        const given = model.paramsOf(kind);
-        if (given !== undefined) params.set(kind, given);
-      }
+  /** A part's identity now, its parameters (if any) kept in `params`; null when it has none (the file counts as read whole). */
+  const identityOf = (kind: string, path: string, params: Map<string, unknown>): string | null => {
+    const digest = digestOfPart(kind, path);
+    if (digest !== null && !params.has(kind)) {
+      const given = model.paramsOf(kind);
+      if (given !== undefined) params.set(kind, given);
     }
-    return parts;
+    return digest;
   };
   /**
    * Whether an entry's files read through parts still give what it read:
@@ -253,12 +248,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     const several = new Map<string, number>();
     /** The combination of one part, without a list made per file. */
     const one = (path: string, kind: string): number | undefined => {
-      const digest = digestOfPart(kind, path);
+      const digest = identityOf(kind, path, params);
       if (digest === null) return undefined;
-      if (!params.has(kind)) {
-        const given = model.paramsOf(kind);
-        if (given !== undefined) params.set(kind, given);
-      }
       let byDigest = single.get(kind);
       if (!byDigest) single.set(kind, (byDigest = new Map()));
       let combo = byDigest.get(digest);
@@ -266,8 +257,12 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       return combo;
     };
     const many = (path: string, kinds: readonly string[]): number | undefined => {
-      const parts = partsOf(path, kinds, params);
-      if (!parts) return undefined;
+      const parts: [string, string][] = [];
+      for (const kind of [...kinds].sort()) {
+        const digest = identityOf(kind, path, params);
+        if (digest === null) return undefined;
+        parts.push([kind, digest]);
+      }
       const key = JSON.stringify(parts);
       let combo = several.get(key);
       if (combo === undefined) several.set(key, (combo = combos.push(parts) - 1));

@@ -394,13 +394,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     } catch {
       return entries;
     }
-    const json = unsealed(secret, context, text);
-    let data: unknown;
-    try {
-      data = json === null ? undefined : JSON.parse(json);
-    } catch {
-      data = undefined;
-    }
+    const data = unsealedJson(secret, context, text);
     if (!Array.isArray(data)) {
       // Forged, torn or not ours: every entry is a miss, and the table is replaced at save.
       corrupt = true;
@@ -419,13 +413,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     for (const line of log.split('\n')) {
       if (line === '') continue;
       logged++;
-      const body = unsealed(secret, context, line);
-      let entry: unknown;
-      try {
-        entry = body === null ? undefined : JSON.parse(body);
-      } catch {
-        entry = undefined;
-      }
+      const entry = unsealedJson(secret, context, line);
       // A line cut short by a crash, or not ours: the table is rewritten without it.
       if (isTriple(entry)) entries.set(entry[0], [entry[1], entry[2]]);
       else corrupt = true;
@@ -471,6 +459,17 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
   };
 }
 
+/** The JSON value of a sealed text (a table, or a line of its log); undefined when it does not verify or does not parse. */
+function unsealedJson(secret: CacheSecret, context: string, text: string): unknown {
+  const json = unsealed(secret, context, text);
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function isTriple(value: unknown): value is [string, string, unknown] {
   return Array.isArray(value) && value.length === 3 && typeof value[0] === 'string' && typeof value[1] === 'string';
 }
@@ -480,11 +479,11 @@ const NEWLINE_BYTE = 0x0a;
 const NEWLINE = Buffer.from('\n');
 
 /**
- * The records of a cache file or log by key, unverified: `<mac> <key>\t<json>`
- * per line. Null when there is no file; `malformed` when a line has not that
- * form (cut short, or not ours).
+ * The records of a cache log by key, unverified: `<mac> <key>\t<json>` per
+ * line; a line without that form (cut short, or not ours) is skipped, and
+ * counted. Null when there is no file.
  */
-function readLines(file: string): { records: [string, Buffer][]; count: number; malformed: boolean } | null {
+function readLines(file: string): { records: [string, Buffer][]; count: number } | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -493,7 +492,6 @@ function readLines(file: string): { records: [string, Buffer][]; count: number; 
   }
   const records: [string, Buffer][] = [];
   let count = 0;
-  let malformed = false;
   for (let start = 0; start < bytes.length; ) {
     const found = bytes.indexOf(NEWLINE_BYTE, start);
     const end = found === -1 ? bytes.length : found;
@@ -501,11 +499,10 @@ function readLines(file: string): { records: [string, Buffer][]; count: number; 
       count++;
       const tab = bytes.indexOf(TAB, start + MAC_HEX + 1);
       if (end - start > MAC_HEX + 1 && bytes[start + MAC_HEX] === 0x20 && tab !== -1 && tab < end) records.push([bytes.toString('latin1', start + MAC_HEX + 1, tab), bytes.subarray(start, end)]);
-      else malformed = true;
     }
     start = end + 1;
   }
-  return { records, count, malformed };
+  return { records, count };
 }
 
 /**
