@@ -1,5 +1,4 @@
-import type { PreparedWorker } from '../facts/ahead.js';
-import { AheadExtraction } from '../facts/ahead.js';
+import { AheadExtraction, type PreparedWorker } from '../facts/ahead.js';
 import { BATCH, ExtractionPool, threadsFor, type Concurrency } from '../facts/pool.js';
 import type { RepoModel } from '../model/model.js';
 
