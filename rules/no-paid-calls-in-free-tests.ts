@@ -41,14 +41,22 @@ export default createRule({
   },
   options: z.strictObject({}),
   check(model, _options, units) {
-    const signatures = paidSignatures(model.config);
-    const isTestSupport = testSupport(model);
-    const wrapped = wrappedSdks(model, isTestSupport);
-    const graphs = new Map<string, Graphs>();
+    const shared = sharedOf(model);
     // Each free test is a unit: its findings depend only on its own file, what it plants and mocks, and what its imports reach.
-    return freeTestFiles(model).flatMap((file) => units.of(file, () => fileFindings(model, file, { signatures, isTestSupport, wrapped, graphs })));
+    return freeTestFiles(model).flatMap((file) => units.of(file, () => fileFindings(model, file, shared)));
+  },
+  resume(model) {
+    const shared = sharedOf(model);
+    return (file) => fileFindings(model, file, shared);
   },
 });
+
+/** What the free tests' checks share: the signatures, what counts as test support, the wrapped SDKs, the graphs built so far. */
+function sharedOf(model: RepoModel): Shared {
+  const signatures = paidSignatures(model.config);
+  const isTestSupport = testSupport(model);
+  return { signatures, isTestSupport, wrapped: wrappedSdks(model, isTestSupport), graphs: new Map() };
+}
 
 interface Shared {
   signatures: PaidSignatures;

@@ -91,9 +91,10 @@ export default createRule({
         });
       }
     }
+    const unitFindings = unitsOf(model, closure);
     // One unit for every glob: whether one matches a file is a question about the listing, asked again only in another.
-    const globs = selection.touchfiles.flatMap((entry) => entry.globs);
-    findings.push(...units.of('\0dead globs', () => globs.flatMap((glob) => deadGlob(model, glob) ?? []), JSON.stringify(globs)));
+    const globs = JSON.stringify(selection.touchfiles.flatMap((entry) => entry.globs));
+    findings.push(...units.of(DEAD_GLOBS, () => unitFindings(DEAD_GLOBS, globs), globs));
 
     // Globals that could not be read (reported once, by global-touchfiles-present) may cover any module: no coverage claim rests on them.
     if (selection.globalsComplete === false) return findings;
@@ -116,11 +117,31 @@ export default createRule({
     const globalPatterns = JSON.stringify([(selection.globals ?? []).map((g) => g.value), options.closure]);
     for (const [file, ids] of byFile) {
       const context = `${globalPatterns}\n${JSON.stringify(ids.map(({ id, loc, patterns }) => [id, loc, patterns]))}`;
-      findings.push(...units.of(file, () => coverage(model, file, ids, globals, options.closure, closure), context));
+      findings.push(...units.of(file, () => unitFindings(file, context), context));
     }
     return findings;
   },
+  // Each unit is computed from its context alone (unitsOf): a run in which only some tests' imports changed computes those.
+  resume: (model) => unitsOf(model, new TestClosure(model)),
 });
+
+/** The key of the unit that checks every glob of the maps. */
+const DEAD_GLOBS = '\0dead globs';
+
+/**
+ * One unit's findings from its key and its context alone: the dead globs
+ * (the context lists them), or the coverage of one paid test file (the
+ * context holds the globals, the closure option, and its ids with their globs).
+ */
+function unitsOf(model: RepoModel, closure: TestClosure): (unit: string, context: string | undefined) => RuleFinding<MessageIds>[] {
+  return (unit, context = '') => {
+    if (unit === DEAD_GLOBS) return (JSON.parse(context) as Located<string>[]).flatMap((glob) => deadGlob(model, glob) ?? []);
+    const newline = context.indexOf('\n');
+    const [globals, withClosure] = JSON.parse(context.slice(0, newline)) as [string[], boolean];
+    const ids = (JSON.parse(context.slice(newline + 1)) as [string, Located<string>['loc'], string[]][]).map(([id, loc, patterns]) => ({ id, loc, patterns }));
+    return coverage(model, unit, ids, compileGlobs(globals), withClosure, closure);
+  };
+}
 
 interface CoveredId {
   id: string;

@@ -76,7 +76,12 @@ export interface TripwireRule {
   options: z.ZodType;
   /** Runs the rule with options `parseOptions` returned (the engine parses them once, when it selects the rules). */
   check(model: RepoModel, options: unknown, units?: Units): RuleFinding[];
+  /** Computes units one by one without the rest of `check` (RuleDefinition.resume). */
+  resume?(model: RepoModel, options: unknown): Revive;
 }
+
+/** One unit's findings from its key and the context it was asked with (Units.of). */
+export type Revive = (unit: string, context: string | undefined) => RuleFinding[];
 
 interface RuleDefinition<Options, MessageIds extends string> {
   id: RuleId;
@@ -84,16 +89,29 @@ interface RuleDefinition<Options, MessageIds extends string> {
   /** A strict zod object with defaults (`z.strictObject({})` for none); the rule receives the parsed value. */
   options: z.ZodType<Options, unknown>;
   check(model: RepoModel, options: Options, units: Units): RuleFinding<NoInfer<MessageIds>>[];
+  /**
+   * How to compute one unit from its key and the context `check` gave it,
+   * without the rest of `check`: what a run does when nothing `check` read
+   * outside its units has changed and only some units read a change
+   * (engine/verdicts.ts). Called once per such run; what it returns must
+   * give a unit the findings `check`'s own computation of it gives. A rule
+   * with it returns each unit's findings whole and in the order it asked for
+   * the units; the engine checks that, and evaluates the whole rule again
+   * when they are not.
+   */
+  resume?(model: RepoModel, options: Options): (unit: string, context: string | undefined) => RuleFinding<NoInfer<MessageIds>>[];
 }
 
 /** Every rule is built here so that its docs URL follows from its id, its options are validated in one place, and it reports only the message ids it declares. */
 export function createRule<Options, MessageIds extends string>(rule: RuleDefinition<Options, MessageIds>): TripwireRule {
   const parse = (options: unknown): Options => rule.options.parse(options ?? {});
+  const resume = rule.resume;
   return {
     id: rule.id,
     meta: { ...rule.meta, url: `${DOCS_BASE_URL}${rule.id}.md` },
     parseOptions: parse,
     options: rule.options,
     check: (model, options, units = COMPUTE_UNITS) => rule.check(model, options as Options, units),
+    ...(resume && { resume: (model: RepoModel, options: unknown): Revive => resume(model, options as Options) }),
   };
 }

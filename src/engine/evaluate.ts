@@ -6,7 +6,7 @@ import { roundMs, type RuleTime } from '../util/timing.js';
 import { type SelectedRule } from './types.js';
 import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, complexGlobs, uncheckedSubmodules } from './core-checks.js';
 import { paidList } from '../analysis/paid-list.js';
-import { COMPUTE_UNITS, type RuleFinding, type Units } from '../rule.js';
+import { COMPUTE_UNITS, type Revive, type RuleFinding, type Units } from '../rule.js';
 import type { VerdictStore } from './verdicts.js';
 
 /**
@@ -19,13 +19,23 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
     observe?.progress?.phase(`checking ${rule.id}`);
     const started = performance.now();
     const factsBefore = model.stats.factsMs;
-    let counts: Units['counts'];
-    const { values: produced, reused } = stored<RuleFinding>(model, verdicts, rule.id, ruleOptions, (units) => {
-      counts = units.counts;
-      return rule.check(model, ruleOptions, units);
-    });
+    const resume = rule.resume;
+    const { values: produced, reused, resumed, counts } = stored<RuleFinding>(
+      model,
+      verdicts,
+      rule.id,
+      ruleOptions,
+      (units) => rule.check(model, ruleOptions, units),
+      resume && (() => resume(model, ruleOptions)),
+    );
     // The facts a rule is the first to ask for are the facts phase's time, not the rule's.
-    observe?.rules.push({ id: rule.id, ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)), ...(reused && { reused: true as const }), ...(counts && counts.evaluated + counts.reused > 0 && { units: { ...counts } }) });
+    observe?.rules.push({
+      id: rule.id,
+      ms: roundMs(performance.now() - started - (model.stats.factsMs - factsBefore)),
+      ...(reused && { reused: true as const }),
+      ...(counts && counts.evaluated + counts.reused > 0 && { units: { ...counts } }),
+      ...(resumed && { resumed: true as const }),
+    });
     for (const finding of produced) {
       const heuristic = rule.meta.messages[finding.messageId]?.heuristic;
       // What rests on a name, a mention or a run-time guess is a warning, or silent, unless the strict preset asks for more.
@@ -57,15 +67,26 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
 /**
  * What `compute` gives, or the stored verdict of an earlier run whose reads
  * are all unchanged; a computed one is kept for the next. A rule that
- * evaluates unit by unit takes back the units whose reads are unchanged.
+ * evaluates unit by unit takes back the units whose reads are unchanged, and
+ * one that can compute its units alone (`revive`: TripwireRule.resume) is not
+ * run at all while what it read besides its units is unchanged: its units
+ * are, the others taken back.
  */
-function stored<T>(model: RepoModel, verdicts: VerdictStore | null | undefined, id: string, options: unknown, compute: (units: Units) => T[]): { values: T[]; reused: boolean } {
+function stored<T>(model: RepoModel, verdicts: VerdictStore | null | undefined, id: string, options: unknown, compute: (units: Units) => T[], revive?: () => Revive): { values: T[]; reused: boolean; resumed?: boolean; counts?: Units['counts'] } {
   const reused = verdicts?.reuse<T>(id, options) ?? null;
   if (reused !== null) return { values: reused, reused: true };
   if (!verdicts) return { values: compute(COMPUTE_UNITS), reused: false };
-  const { value, reads } = model.recorded(() => compute(verdicts.units(id, options)));
-  verdicts.keep(id, options, value, reads);
-  return { values: value, reused: false };
+  const units = verdicts.units(id, options, revive !== undefined);
+  let resumed = false;
+  // What the rule reads besides its units is recorded here; the units' reads in `units.recorded`.
+  const { value, recorded } = model.recording(() => {
+    const plan = revive ? units.resume<T>(revive) : null;
+    resumed = plan !== null;
+    return plan ?? compute(units);
+  });
+  units.finish(value);
+  verdicts.keep(id, options, value, model.readsOf(recorded, units.recorded), revive && model.readsOf(recorded));
+  return { values: value, reused: false, resumed, counts: units.counts };
 }
 
 /** One finding per defect: the same kind at the same place, however many paths led there, is reported once. */

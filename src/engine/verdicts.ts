@@ -2,14 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
-import type { Reads } from '../model/reads.js';
+import type { Reads, Recorded } from '../model/reads.js';
 import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
 import { sha1 } from '../util/hash.js';
 import { compareText } from '../util/compare.js';
-import type { Units } from '../rule.js';
+import type { Revive, Units } from '../rule.js';
 
 // Verdicts a later run reuses, rule by rule. A rule's findings are a function
 // of the model's state (configuration, listing, workspace: RepoModel.stateDigest),
@@ -28,7 +28,11 @@ import type { Units } from '../rule.js';
 // 6: units stored as tuples, keyed by listing index (a 10k store was 3.4 MB per state, half of it unit entries).
 // 7: a rule's listed files it read only through parts, with the identity of each part and a snapshot of their
 //    content ids per state; one pair of files per state.
-const FORMAT = 7;
+// 8: what a rule with units read besides them (`preamble`), the order of its findings and units (`plan`), and a
+//    unit's context itself when it is short.
+const FORMAT = 8;
+/** A unit's context up to this length is kept as it is (a unit can be computed again from it), a longer one as its digest. */
+const KEPT_CONTEXT = 8192;
 /**
  * States whose verdicts are kept, the most recently used first: the listings
  * a user moves between (before and after adding a file, another branch) and,
@@ -42,11 +46,8 @@ const MAX_STATES = 16;
  */
 const MAX_UNIT_STATES = 2;
 
-interface Entry {
-  key: string;
-  /** The state the key was made under (its first part). */
-  state: string;
-  rule: string;
+/** What a computation read, as a verdict keeps it. */
+interface ReadsEntry {
   /** The files read, as indexes into the listing (the key fixes it) or, outside it, as paths. */
   listed: number[];
   other: string[];
@@ -62,9 +63,23 @@ interface Entry {
   params: [kind: string, params: unknown][];
   /** The scripts whose facts it loaded, as `listed` names files: a run checks their suppression comments. */
   loaded: (number | string)[];
+  problems: FileProblem[];
+}
+
+interface Entry extends ReadsEntry {
+  key: string;
+  /** The state the key was made under (its first part). */
+  state: string;
+  rule: string;
   /** The rule's findings (or the core checks'), as it produced them. */
   findings: unknown[];
-  problems: FileProblem[];
+  /**
+   * Of a rule that can compute its units alone (TripwireRule.resume), what it
+   * read besides its units: while that is unchanged, a run takes the order of
+   * its findings and units from its table (Table.plan) and computes only the
+   * units that read a change.
+   */
+  preamble?: ReadsEntry;
 }
 
 /**
@@ -102,9 +117,12 @@ interface UnitEntry {
   unloaded: (number | string)[];
   findings: unknown[];
   problems: FileProblem[];
-  /** Digest of the context the unit was computed in (Units.of), when it was given one. */
+  /** The context the unit was computed in (Units.of), when it was given one: `=` and the context, or `#` and its digest when it is long. */
   context?: string;
 }
+
+/** A rule's findings in order (Table.plan): a unit's, by its key (its listing index when it names a listed file), or one it found itself. */
+type PlanItem = [kind: 0, unit: string | number] | [kind: 1, finding: unknown];
 
 /** One rule's unit verdicts in one state: the content id each read file had, and each unit's entry. */
 interface Table {
@@ -116,6 +134,8 @@ interface Table {
   /** The distinct sets of listed files the units read (most units share one with their neighbours). */
   sets: number[][];
   units: StoredUnit[];
+  /** The rule's findings in the order it returned them, each unit's in its place (Entry.preamble); absent when they were not in unit order. */
+  plan?: PlanItem[];
 }
 
 /**
@@ -149,17 +169,38 @@ interface LiveTable {
   ids: Map<number, string | null>;
   sets: number[][];
   units: Map<string, UnitEntry>;
+  plan?: PlanItem[];
 }
 
 export interface VerdictStore {
   /** The findings `rule` gave with these options when every file it read had its content now; its problems are recorded again in the model. */
   reuse<T>(rule: string, options: unknown): T[] | null;
-  /** Keeps a rule's findings with what computing them read. */
-  keep(rule: string, options: unknown, findings: readonly unknown[], reads: Reads<FileProblem>): void;
-  /** The units of a rule that evaluates unit by unit: each taken from the last run that stored it while what it read is unchanged, else computed and kept. */
-  units(rule: string, options: unknown): Units;
+  /** Keeps a rule's findings with what computing them read, and (for a rule that can resume) what it read besides its units. */
+  keep(rule: string, options: unknown, findings: readonly unknown[], reads: Reads<FileProblem>, preamble?: Reads<FileProblem>): void;
+  /**
+   * The units of a rule that evaluates unit by unit: each taken from the last
+   * run that stored it while what it read is unchanged, else computed and
+   * kept. Of a rule that can `resume`, short contexts are kept as they are,
+   * and the plan (StoreUnits.finish).
+   */
+  units(rule: string, options: unknown, resumable?: boolean): StoreUnits;
   /** Writes the kept verdicts; never throws. */
   save(): void;
+}
+
+/** A rule's units as the store evaluates them (VerdictStore.units). */
+export interface StoreUnits extends Units {
+  /** What the units computed or taken back read, kept apart from what the rule read besides them. */
+  readonly recorded: Recorded<FileProblem>;
+  /**
+   * The rule's findings without running it, when nothing it read besides its
+   * units changed since a run stored its plan (Table.plan): the findings it
+   * found itself as they were, and each unit's taken back or computed by
+   * `revive`; null, having done nothing, otherwise.
+   */
+  resume<T>(revive: () => Revive): T[] | null;
+  /** Notes the order of what the rule returned (Table.plan): each unit's findings whole and in the order it asked for them, or no plan. */
+  finish(findings: readonly unknown[]): void;
 }
 
 /**
@@ -198,6 +239,11 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (digest === undefined) byFile.set(path, (digest = model.partDigest(kind, path)));
     return digest;
   };
+  const knownDigest = (kind: string, path: string, digest: string): void => {
+    let byFile = digests.get(kind);
+    if (!byFile) digests.set(kind, (byFile = new Map()));
+    if (!byFile.has(path)) byFile.set(path, digest);
+  };
   /** A part's identity now, its parameters (if any) kept in `params`; null when it has none (the file counts as read whole). */
   const identityOf = (kind: string, path: string, params: Map<string, unknown>): string | null => {
     const digest = digestOfPart(kind, path);
@@ -214,7 +260,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
    * a part's identity does not cover). A verdict the state's snapshot does
    * not describe (stored by an earlier save) does not hold.
    */
-  const partsHold = (entry: Entry): boolean => {
+  const partsHold = (entry: ReadsEntry): boolean => {
     const partial = entry.partial;
     if (!partial) return true;
     const snapshot = storedSnapshots.find((candidate) => candidate.state === state);
@@ -228,12 +274,15 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const then = snapshot.ids[at];
       const now = idOf(path);
       seen.push([at, now]);
-      if (then === now) continue;
-      if (then === 0 || then === undefined) return false;
-      if (entry.problems.some((problem) => problem.file === path)) return false;
       const parts = partial.combos[partial.parts[i] ?? -1];
-      if (!parts?.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return false;
-      if (model.hasProblemIn(path)) return false;
+      if (then !== now) {
+        if (then === 0 || then === undefined) return false;
+        if (entry.problems.some((problem) => problem.file === path)) return false;
+        if (!parts?.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return false;
+        if (model.hasProblemIn(path)) return false;
+      }
+      // What each part is now is known: a verdict kept from this run's reads tells it without computing it again.
+      for (const [kind, digest] of parts ?? []) if (!params.has(kind)) knownDigest(kind, path, digest);
     }
     for (const [i, id] of seen) snapshotIds.set(i, id);
     return true;
@@ -306,6 +355,27 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   };
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
+  const pathsOfLoaded = (loaded: readonly (number | string)[]): string[] => loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at));
+  /** Whether what a rule read besides its units still gives what it read (Entry.preamble). */
+  const preambleHolds = (preamble: ReadsEntry): boolean => digestOf(pathsOf(preamble.listed, preamble.other)) === preamble.digest && partsHold(preamble);
+  /** A verdict this run found to hold, with its parts in this run's snapshot. */
+  const restamped = <E extends ReadsEntry>(entry: E): E => (entry.partial ? { ...entry, partial: { ...entry.partial, stamp } } : entry);
+  /** What a computation read, as a verdict keeps it. */
+  const readsEntry = (reads: Reads<FileProblem>): ReadsEntry => {
+    const listed: number[] = [];
+    const other: string[] = [];
+    const params = new Map<string, unknown>();
+    for (const path of reads.files) {
+      const at = index.get(path);
+      if (at === undefined) other.push(path);
+      else if (!reads.partial.has(path)) listed.push(at);
+    }
+    // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
+    const partial = partialOf(reads, params, listed);
+    listed.sort((a, b) => a - b);
+    other.sort();
+    return { listed, other, digest: digestOf(pathsOf(listed, other)), partial, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
+  };
 
   return {
     reuse<T>(rule: string, options: unknown): T[] | null {
@@ -314,27 +384,20 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       if (!entry) return null;
       if (digestOf(pathsOf(entry.listed, entry.other)) !== entry.digest) return null;
       if (!partsHold(entry)) return null;
-      model.replayVerdict(entry.problems, entry.loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
+      model.replayVerdict(entry.problems, pathsOfLoaded(entry.loaded));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
-      kept.push(entry.partial ? { ...entry, partial: { ...entry.partial, stamp } } : entry);
+      // The preamble is kept while it holds too (its parts are in this run's snapshot only once checked).
+      const preamble = entry.preamble && preambleHolds(entry.preamble) ? restamped(entry.preamble) : undefined;
+      const next: Entry = { ...restamped(entry) };
+      if (preamble) next.preamble = preamble;
+      else delete next.preamble;
+      kept.push(next);
       return entry.findings as T[];
     },
-    keep(rule, options, findings, reads) {
-      const listed: number[] = [];
-      const other: string[] = [];
-      const params = new Map<string, unknown>();
-      for (const path of reads.files) {
-        const at = index.get(path);
-        if (at === undefined) other.push(path);
-        else if (!reads.partial.has(path)) listed.push(at);
-      }
-      // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
-      const partial = partialOf(reads, params, listed);
-      listed.sort((a, b) => a - b);
-      other.sort();
-      kept.push({ key: keyOf(rule, options), state, rule, listed, other, digest: digestOf(pathsOf(listed, other)), partial, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), findings: [...findings], problems: [...reads.problems] });
+    keep(rule, options, findings, reads, preamble) {
+      kept.push({ key: keyOf(rule, options), state, rule, ...readsEntry(reads), findings: [...findings], ...(preamble && { preamble: readsEntry(preamble) }) });
     },
-    units(rule, options) {
+    units(rule, options, resumable = false) {
       const key = keyOf(rule, options);
       const found = storedTables().find((candidate) => candidate.key === key);
       const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units.map((unit) => unitEntry(unit, model.files))) };
@@ -371,48 +434,112 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id);
       };
       const counts = { evaluated: 0, reused: 0 };
+      const recorded: Recorded<FileProblem> = { resolved: false };
+      /** The units in the order the rule asked for them, and the unit each finding they gave came from: the plan (finish). */
+      const asked: string[] = [];
+      const owner = new Map<unknown, string>();
+      const results = new Map<string, readonly unknown[]>();
+      let ordered = true;
+      const note = <T>(unit: string, findings: readonly T[]): T[] => {
+        asked.push(unit);
+        if (findings.length === 0) return findings as T[];
+        results.set(unit, findings);
+        for (const finding of findings) {
+          // A finding given twice has no one place in the findings.
+          if (owner.has(finding)) ordered = false;
+          owner.set(finding, unit);
+        }
+        return findings as T[];
+      };
+      /** A unit's findings with its context as kept (UnitEntry.context). */
+      const of = <T>(unit: string, compute: () => T[], context: string | undefined): T[] => {
+        // Kept from its first unit: a rule that never asks stores no table.
+        if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
+        // A unit asked twice has no one place in the findings.
+        else if (table.units.has(unit)) ordered = false;
+        const self = index.get(unit);
+        const previous = before?.units.get(unit);
+        if (previous && before && holds(unit, previous, context)) {
+          // Neighbouring units share a set: its paths and its place in the new table are found once.
+          let paths = setPaths.get(previous.set);
+          if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
+          const own = previous.self && self !== undefined;
+          const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
+          if (own) noteId(self);
+          const unloaded = previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
+          model.chargedTo(recorded, () => model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path))));
+          for (const [path, id] of previous.other) model.noteOutside(path, id);
+          let set = remapped.get(previous.set);
+          if (set === undefined) remapped.set(previous.set, (set = intern(before.sets[previous.set] ?? [])));
+          table.units.set(unit, { ...previous, set });
+          counts.reused++;
+          return note(unit, previous.findings as T[]);
+        }
+        counts.evaluated++;
+        const computed = model.recording(compute, true);
+        (recorded.parts ??= new Set()).add(computed.recorded);
+        const reads = model.readsOf(computed.recorded);
+        const listed: number[] = [];
+        const other: [string, string | null][] = [];
+        const unloaded: (number | string)[] = [];
+        let own = false;
+        for (const path of reads.files) {
+          const at = index.get(path);
+          if (!reads.loaded.has(path)) unloaded.push(at ?? path);
+          if (at === undefined) other.push([path, idOf(path)]);
+          else if (at === self) own = true;
+          else listed.push(at);
+        }
+        if (own && self !== undefined) noteId(self);
+        listed.sort((a, b) => a - b);
+        other.sort(([a], [b]) => compareText(a, b));
+        table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...computed.value], problems: [...reads.problems], ...(context !== undefined && { context }) });
+        return note(unit, computed.value);
+      };
       return {
         counts,
-        of<T>(unit: string, compute: () => T[], given?: string): T[] {
-          // Kept from its first unit: a rule that never asks stores no table.
-          if (table.units.size === 0 && !keptTables.includes(table)) keptTables.push(table);
-          const self = index.get(unit);
-          const previous = before?.units.get(unit);
-          const context = given === undefined ? undefined : sha1(given);
-          if (previous && before && holds(unit, previous, context)) {
-            // Neighbouring units share a set: its paths and its place in the new table are found once.
-            let paths = setPaths.get(previous.set);
-            if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
-            const own = previous.self && self !== undefined;
-            const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
-            if (own) noteId(self);
-            const unloaded = previous.unloaded.length === 0 ? null : new Set(previous.unloaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at)));
-            model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
-            for (const [path, id] of previous.other) model.noteOutside(path, id);
-            let set = remapped.get(previous.set);
-            if (set === undefined) remapped.set(previous.set, (set = intern(before.sets[previous.set] ?? [])));
-            table.units.set(unit, { ...previous, set });
-            counts.reused++;
-            return previous.findings as T[];
+        recorded,
+        of: (unit, compute, given) => of(unit, compute, given === undefined ? undefined : resumable && given.length <= KEPT_CONTEXT ? `=${given}` : `#${sha1(given)}`),
+        resume<T>(revive: () => Revive): T[] | null {
+          const preamble = stored.find((candidate) => candidate.key === key)?.preamble;
+          const plan = found?.plan;
+          if (!preamble || !plan || !before) return null;
+          // Every unit that read a change must be computable from what is kept of its context.
+          for (const item of plan) {
+            if (item[0] !== 0) continue;
+            const unit = typeof item[1] === 'number' ? (model.files[item[1]] ?? '') : item[1];
+            const previous = before.units.get(unit);
+            if (!previous || (previous.context?.startsWith('#') === true && !holds(unit, previous, previous.context))) return null;
           }
-          counts.evaluated++;
-          const { value, reads } = model.recorded(compute);
-          const listed: number[] = [];
-          const other: [string, string | null][] = [];
-          const unloaded: (number | string)[] = [];
-          let own = false;
-          for (const path of reads.files) {
-            const at = index.get(path);
-            if (!reads.loaded.has(path)) unloaded.push(at ?? path);
-            if (at === undefined) other.push([path, idOf(path)]);
-            else if (at === self) own = true;
-            else listed.push(at);
+          if (!preambleHolds(preamble)) return null;
+          // What the rule read besides its units, charged as if it had read it again.
+          for (const [kind, params] of preamble.params) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
+          model.chargeVerdict(pathsOf(preamble.listed, preamble.other), preamble.problems, pathsOfLoaded(preamble.loaded));
+          for (const path of preamble.other) model.noteOutside(path, idOf(path));
+          const partial = preamble.partial;
+          if (partial) {
+            let at = 0;
+            partial.files.forEach((step, i) => {
+              at += step;
+              for (const [kind] of partial.combos[partial.parts[i] ?? -1] ?? []) model.chargePart(model.files[at] ?? '', kind);
+            });
           }
-          if (own && self !== undefined) noteId(self);
-          listed.sort((a, b) => a - b);
-          other.sort(([a], [b]) => compareText(a, b));
-          table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...value], problems: [...reads.problems], ...(context !== undefined && { context }) });
-          return value;
+          let computeUnit: Revive | null = null;
+          const findings: T[] = [];
+          for (const item of plan) {
+            if (item[0] === 1) {
+              findings.push(item[1] as T);
+              continue;
+            }
+            const unit = typeof item[1] === 'number' ? (model.files[item[1]] ?? '') : item[1];
+            const context = before.units.get(unit)?.context;
+            const given = context?.startsWith('=') === true ? context.slice(1) : undefined;
+            findings.push(...of(unit, () => (computeUnit ??= revive())(unit, given) as T[], context));
+          }
+          return findings;
+        },
+        finish(findings: readonly unknown[]): void {
+          table.plan = resumable && ordered ? planOf(findings, asked, owner, results) : undefined;
         },
       };
     },
@@ -467,8 +594,46 @@ function prune(dir: string, prefix: string): void {
   }
 }
 
+/**
+ * The order of a rule's findings as a plan (Table.plan): the findings it found
+ * itself as they are, each unit in the place of its findings, and the units
+ * without findings between, in the order they were asked for. Undefined when
+ * the findings are not so ordered: a unit's findings split, reordered, left
+ * out, or out of the order of the units.
+ */
+function planOf(findings: readonly unknown[], asked: readonly string[], owner: ReadonlyMap<unknown, string>, results: ReadonlyMap<string, readonly unknown[]>): PlanItem[] | undefined {
+  const plan: PlanItem[] = [];
+  let next = 0;
+  /** Asks up to and including `unit`; every unit before it gave no finding. */
+  const reach = (unit: string | null): boolean => {
+    while (next < asked.length) {
+      const current = asked[next++] ?? '';
+      plan.push([0, current]);
+      if (current === unit) return true;
+      if ((results.get(current)?.length ?? 0) > 0) return false;
+    }
+    return unit === null;
+  };
+  for (let i = 0; i < findings.length; ) {
+    const finding = findings[i];
+    const unit = owner.get(finding);
+    if (unit === undefined) {
+      plan.push([1, finding]);
+      i++;
+      continue;
+    }
+    if (!reach(unit)) return undefined;
+    const given = results.get(unit) ?? [];
+    for (let k = 0; k < given.length; k++) if (findings[i + k] !== given[k]) return undefined;
+    i += given.length;
+  }
+  return reach(null) ? plan : undefined;
+}
+
 function toStored(table: LiveTable, index: ReadonlyMap<string, number>): Table {
-  return { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units].map(([key, entry]) => storedUnit(index.get(key) ?? key, entry)) };
+  const stored: Table = { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units].map(([key, entry]) => storedUnit(index.get(key) ?? key, entry)) };
+  if (table.plan) stored.plan = table.plan.map((item) => (item[0] === 0 ? [0, index.get(item[1] as string) ?? item[1]] : item));
+  return stored;
 }
 
 /** What changes when the file is written (atomically: a new inode) or removed. */
@@ -506,12 +671,15 @@ function isSnapshot(value: unknown): value is Snapshot {
 }
 
 function isEntry(value: unknown): value is Entry {
-  if (typeof value !== 'object' || value === null) return false;
+  if (!isReadsEntry(value)) return false;
   const entry = value as Partial<Entry>;
+  return typeof entry.key === 'string' && typeof entry.state === 'string' && typeof entry.rule === 'string' && Array.isArray(entry.findings) && (entry.preamble === undefined || isReadsEntry(entry.preamble));
+}
+
+function isReadsEntry(value: unknown): value is ReadsEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<ReadsEntry>;
   return (
-    typeof entry.key === 'string' &&
-    typeof entry.state === 'string' &&
-    typeof entry.rule === 'string' &&
     typeof entry.digest === 'string' &&
     (entry.partial === null || isPartialReads(entry.partial)) &&
     Array.isArray(entry.params) &&
@@ -522,7 +690,6 @@ function isEntry(value: unknown): value is Entry {
     entry.other.every((path) => typeof path === 'string') &&
     Array.isArray(entry.loaded) &&
     entry.loaded.every((at) => typeof at === 'string' || Number.isInteger(at)) &&
-    Array.isArray(entry.findings) &&
     Array.isArray(entry.problems)
   );
 }
@@ -554,8 +721,13 @@ function isTable(value: unknown): value is Table {
     Array.isArray(table.sets) &&
     table.sets.every((set) => Array.isArray(set) && set.every((i) => Number.isInteger(i))) &&
     Array.isArray(table.units) &&
-    table.units.every(isStoredUnit)
+    table.units.every(isStoredUnit) &&
+    (table.plan === undefined || (Array.isArray(table.plan) && table.plan.every(isPlanItem)))
   );
+}
+
+function isPlanItem(value: unknown): value is PlanItem {
+  return Array.isArray(value) && value.length === 2 && (value[0] === 1 || (value[0] === 0 && (typeof value[1] === 'string' || Number.isInteger(value[1]))));
 }
 
 function isStoredUnit(value: unknown): value is StoredUnit {

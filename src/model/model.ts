@@ -299,14 +299,35 @@ export class RepoModel {
    */
   recorded<T>(compute: () => T): { value: T; reads: Reads<FileProblem> } {
     const { value, reads: recorded } = this.log.record(compute);
-    const reads = flatten(recorded);
+    return { value, reads: this.readsOf(recorded) };
+  }
+
+  /**
+   * Runs `compute` and returns its recording as made (Recorded), for a
+   * caller that combines recordings before it wants their reads (readsOf).
+   * A `detached` one is not charged to the computation running now: a unit's,
+   * which its rule keeps apart from what the rule read besides its units.
+   */
+  recording<T>(compute: () => T, detached = false): { value: T; recorded: Recorded<FileProblem> } {
+    const { value, reads } = this.log.record(compute, undefined, detached);
+    return { value, recorded: reads };
+  }
+
+  /** Runs `compute` charging what it reads to `recorded` (a recording its caller keeps), and to no computation running now. */
+  chargedTo<T>(recorded: Recorded<FileProblem>, compute: () => T): T {
+    return this.log.within(recorded, compute);
+  }
+
+  /** Everything recordings read (flatten), with every file the resolver read if one of them resolved an import. */
+  readsOf(...recorded: Recorded<FileProblem>[]): Reads<FileProblem> {
+    const reads = flatten(recorded.length === 1 && recorded[0] ? recorded[0] : { resolved: false, parts: new Set(recorded) });
     if (reads.resolved) {
       for (const file of this.resolverInputs) {
         reads.files.add(file);
         reads.partial.delete(file);
       }
     }
-    return { value, reads };
+    return reads;
   }
 
   /**
@@ -368,6 +389,11 @@ export class RepoModel {
     for (const file of files) this.log.file(file);
     for (const file of loaded) this.log.loaded(file);
     this.replayVerdict(problems, loaded);
+  }
+
+  /** A part of a file a reused verdict read (Reads.partial), charged to the computation running now as chargeVerdict charges a file. */
+  chargePart(file: string, kind: string): void {
+    this.log.part(file, kind);
   }
 
   /**

@@ -60,8 +60,12 @@ export class ReadLog<Problem> {
   /** The innermost computation, read at every file access. */
   private top: Recorded<Problem> | undefined;
 
-  /** Runs `compute`, recording what it reads; `own` names the file it computes a part of (Recorded.own). */
-  record<T>(compute: () => T, own?: string): { value: T; reads: Recorded<Problem> } {
+  /**
+   * Runs `compute`, recording what it reads; `own` names the file it computes
+   * a part of (Recorded.own). A `detached` recording is not charged to the
+   * computation around it: its caller charges it where it belongs.
+   */
+  record<T>(compute: () => T, own?: string, detached = false): { value: T; reads: Recorded<Problem> } {
     const reads = recording<Problem>();
     if (own !== undefined) reads.own = own;
     this.stack.push(reads);
@@ -71,7 +75,19 @@ export class ReadLog<Problem> {
     } finally {
       this.stack.pop();
       this.top = this.stack.at(-1);
-      if (!isEmpty(reads)) this.replay(reads);
+      if (!detached && !isEmpty(reads)) this.replay(reads);
+    }
+  }
+
+  /** Runs `compute` with `reads` as the computation running now: a recording its caller keeps, charged to no other. */
+  within<T>(reads: Recorded<Problem>, compute: () => T): T {
+    this.stack.push(reads);
+    this.top = reads;
+    try {
+      return compute();
+    } finally {
+      this.stack.pop();
+      this.top = this.stack.at(-1);
     }
   }
 

@@ -24,6 +24,8 @@ export interface RuleTime {
   reused?: true;
   /** Of a rule evaluated unit by unit (a free test, …): how many units were evaluated, and how many taken from an earlier run. */
   units?: { evaluated: number; reused: number };
+  /** Only its units were evaluated: nothing else it read had changed (TripwireRule.resume). */
+  resumed?: true;
 }
 
 /** Milliseconds with one decimal: enough to rank rules, stable enough to read. */
@@ -73,6 +75,6 @@ function table(rows: string[][]): string {
 
 function ruleLabel(rule: RuleTime): string {
   if (rule.reused) return `${rule.id} (reused)`;
-  if (rule.units && rule.units.reused > 0) return `${rule.id} (${rule.units.evaluated} of ${rule.units.evaluated + rule.units.reused} units)`;
+  if (rule.units && rule.units.reused > 0) return `${rule.id} (${rule.units.evaluated} of ${rule.units.evaluated + rule.units.reused} units${rule.resumed ? ', resumed' : ''})`;
   return rule.id;
 }

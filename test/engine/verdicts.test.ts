@@ -516,15 +516,164 @@ describe('verdicts reused unit by unit', () => {
     const cache = tempDir();
     const units = async () => {
       const result = await run({ cwd: dir, cacheLocation: cache });
-      return { findings: result.findings, units: result.stats.rules.find((rule) => rule.id === 'no-paid-calls-in-free-tests')?.units };
+      const stat = result.stats.rules.find((rule) => rule.id === 'no-paid-calls-in-free-tests');
+      return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
     };
     expect((await units()).findings).toEqual([]);
 
     // The module both tests reach, two imports deep, now spawns a model CLI.
     writeFileSync(join(dir, 'src/transport.ts'), "import { execFileSync } from 'node:child_process';\nexport function send(): string {\n  return execFileSync('claude', ['-p', 'hi'], { encoding: 'utf8' });\n}\n");
     const after = await units();
+    // What the rule read besides its free tests is unchanged: only the tests are evaluated (TripwireRule.resume).
+    expect(after.resumed).toBe(true);
     expect(after.units).toEqual({ evaluated: 2, reused: 1 });
     expect(ids(after.findings)).toEqual(['no-paid-calls-in-free-tests/callThroughProduct test/first.test.ts:2:1', 'no-paid-calls-in-free-tests/callThroughProduct test/second.test.ts:2:1']);
     expect(after.findings).toEqual(await fresh(dir));
+  });
+});
+
+describe('rules resumed from their plan', () => {
+  // A rule that can compute its units alone (TripwireRule.resume) is not run
+  // again while what it read besides its units is unchanged: its findings come
+  // in the order its plan kept, each unit's taken back or computed again.
+  const paidTests = (): string =>
+    makeGitRepo({
+      'package.json': '{ "name": "resume", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
+        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
+        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
+      }),
+      'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/first.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/second.ts'],\n};\n",
+      'test/helpers/first.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
+      'test/helpers/second.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
+      'test/helpers/extra.ts': 'export function extra(name: string): string {\n  return name.trim();\n}\n',
+      'test/e2e-first.test.ts': "import { runEval } from './helpers/first';\nrunEval('first');\n",
+      'test/e2e-second.test.ts': "import { runEval } from './helpers/second';\nrunEval('second');\n",
+    });
+  const touchfiles = async (dir: string, cache: string) => {
+    const result = await run({ cwd: dir, cacheLocation: cache });
+    const stat = result.stats.rules.find((rule) => rule.id === 'touchfiles-cover-paid-tests');
+    return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
+  };
+
+  it('a helper one paid test imports edited: only that test is checked again, without evaluating the maps again', async () => {
+    const dir = paidTests();
+    temps.push(dir);
+    const cache = tempDir();
+    expect((await touchfiles(dir, cache)).findings).toEqual([]);
+
+    writeFileSync(join(dir, 'test/helpers/first.ts'), "import { extra } from './extra';\nexport function runEval(name: string): string {\n  return extra(name);\n}\n");
+    const after = await touchfiles(dir, cache);
+    expect(after.resumed).toBe(true);
+    // The dead-glob unit and the second test's coverage are taken back.
+    expect(after.units).toEqual({ evaluated: 1, reused: 2 });
+    expect(ids(after.findings)).toEqual(['touchfiles-cover-paid-tests/importUncovered test/e2e-first.test.ts:1:1']);
+    expect(after.findings).toEqual(await fresh(dir));
+
+    // Resumed again, from the plan the resumed run kept.
+    writeFileSync(join(dir, 'test/helpers/second.ts'), "import { extra } from './extra';\nexport function runEval(name: string): string {\n  return extra(name);\n}\n");
+    const again = await touchfiles(dir, cache);
+    expect(again.resumed).toBe(true);
+    expect(again.units).toEqual({ evaluated: 1, reused: 2 });
+    expect(ids(again.findings)).toEqual(['touchfiles-cover-paid-tests/importUncovered test/e2e-first.test.ts:1:1', 'touchfiles-cover-paid-tests/importUncovered test/e2e-second.test.ts:1:1']);
+    expect(again.findings).toEqual(await fresh(dir));
+  });
+
+  it('the map edited: what the rule read besides its units changed, so it runs whole', async () => {
+    const dir = paidTests();
+    temps.push(dir);
+    const cache = tempDir();
+    expect((await touchfiles(dir, cache)).findings).toEqual([]);
+
+    writeFileSync(join(dir, 'test/touchfiles.ts'), "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/second.ts'],\n};\n");
+    const after = await touchfiles(dir, cache);
+    expect(after.resumed).toBe(false);
+    expect(ids(after.findings)).toEqual(['touchfiles-cover-paid-tests/importUncovered test/e2e-first.test.ts:1:1']);
+    expect(after.findings).toEqual(await fresh(dir));
+  });
+
+  /** A rule by hand: a finding of its own from scripts/select.ts, then a unit per file (in `order`), each with `context`. */
+  const probeRun = async (dir: string, cache: string, options: { order?: 'asked' | 'reversed'; context?: (file: string) => string } = {}) => {
+    const { model } = await buildModel({ cwd: dir, cacheLocation: cache, trackReads: true });
+    const store = openVerdicts(model, cache, null);
+    if (!store) throw new Error('no verdict store');
+    const units = store.units('probe', {}, true);
+    const computed: string[] = [];
+    const unit = (file: string, context: string | undefined): RuleFinding[] => {
+      computed.push(file);
+      return [{ messageId: 'probe', file, loc: FILE_START, message: `${context ?? ''} ${model.text(file) ?? ''}` }];
+    };
+    const context = options.context ?? ((file: string) => `context of ${file}`);
+    const check = (): RuleFinding[] => {
+      const own: RuleFinding = { messageId: 'own', file: 'scripts/select.ts', loc: FILE_START, message: model.text('scripts/select.ts') ?? '' };
+      const each = ['README.md', 'skills/review/SKILL.md'].map((file) => units.of(file, () => unit(file, context(file)), context(file)));
+      return [own, ...(options.order === 'reversed' ? each.reverse() : each).flat()];
+    };
+    let resumed = false;
+    const { value, recorded } = model.recording(() => {
+      const plan = units.resume<RuleFinding>(() => unit);
+      resumed = plan !== null;
+      return plan ?? check();
+    });
+    units.finish(value);
+    store.keep('probe', {}, value, model.readsOf(recorded, units.recorded), model.readsOf(recorded));
+    store.save();
+    return { findings: value, computed, resumed };
+  };
+
+  it('a rule by hand: resumed with its own findings in place, the edited unit computed from its kept context', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const first = await probeRun(dir, cache);
+    expect(first.resumed).toBe(false);
+
+    appendFileSync(join(dir, 'README.md'), 'One more line.\n');
+    const after = await probeRun(dir, cache);
+    expect(after.resumed).toBe(true);
+    expect(after.computed).toEqual(['README.md']);
+    expect(after.findings.map((finding) => finding.messageId)).toEqual(['own', 'probe', 'probe']);
+    expect(after.findings[1]?.message).toMatch(/^context of README\.md .*One more line\./s);
+    expect(after.findings[2]).toEqual(first.findings[2]);
+  });
+
+  it('a rule by hand: not resumed when its findings were not in the order of its units', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    await probeRun(dir, cache, { order: 'reversed' });
+    appendFileSync(join(dir, 'README.md'), 'One more line.\n');
+    const after = await probeRun(dir, cache, { order: 'reversed' });
+    expect(after.resumed).toBe(false);
+    // Run whole: the unit that read nothing new is taken back all the same.
+    expect(after.computed).toEqual(['README.md']);
+    expect(after.findings.map((finding) => finding.file)).toEqual(['scripts/select.ts', 'skills/review/SKILL.md', 'README.md']);
+  });
+
+  it('a rule by hand: not resumed when the unit to compute again was given a context too long to keep', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    const context = (file: string): string => `${file} ${'x'.repeat(9000)}`;
+    await probeRun(dir, cache, { context });
+    appendFileSync(join(dir, 'README.md'), 'One more line.\n');
+    expect((await probeRun(dir, cache, { context })).resumed).toBe(false);
+    // A unit with a long context that read nothing new does not stand in the way.
+    appendFileSync(join(dir, 'README.md'), 'One more line.\n');
+    const shortForReadme = (file: string): string => (file === 'README.md' ? 'short' : context(file));
+    await probeRun(dir, cache, { context: shortForReadme });
+    appendFileSync(join(dir, 'README.md'), 'And another.\n');
+    const after = await probeRun(dir, cache, { context: shortForReadme });
+    expect(after.resumed).toBe(true);
+    expect(after.computed).toEqual(['README.md']);
+  });
+
+  it('a rule by hand: not resumed when a file it read besides its units changed', async () => {
+    const dir = demo();
+    const cache = tempDir();
+    await probeRun(dir, cache);
+    appendFileSync(join(dir, 'scripts/select.ts'), '// edited\n');
+    const after = await probeRun(dir, cache);
+    expect(after.resumed).toBe(false);
+    expect(after.findings[0]?.message).toContain('// edited');
+    expect(after.computed).toEqual([]);
   });
 });
