@@ -102,9 +102,9 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   }
 
   // Executables deleted (a bin/ file, a package.json bin name) that docs and skills still run as a command.
-  const areas = testAreas(model);
   const goneCommands = new Map<string, string>();
-  for (const path of gone.keys()) if (isBinFile(path) && !inTestArea(areas, path)) goneCommands.set(posix.basename(path), path);
+  // The test areas only when a bin file went: they take a walk of every path.
+  for (const path of gone.keys()) if (isBinFile(path) && !inTestArea(testAreas(model), path)) goneCommands.set(posix.basename(path), path);
   for (const change of diff.changes) {
     if (change.status === 'added' || posix.basename(change.path) !== 'package.json') continue;
     const now = new Set(change.status === 'deleted' ? [] : binNames(model.text(change.path)));

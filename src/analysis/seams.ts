@@ -154,7 +154,8 @@ function computeTestAreas(model: RepoModel): TestAreas {
 
 /** The shipped artifacts: `shipped.include` minus `shipped.exclude`, never a test-only file. */
 export function shippedFiles(model: RepoModel): string[] {
-  return model.memo(SHIPPED, () => computeShippedFiles(model));
+  // Kept with the facts: it depends on the listing and the configuration (the state), and the test areas take a walk of every path.
+  return model.memo(SHIPPED, () => model.stored('shipped files', () => computeShippedFiles(model)));
 }
 
 function computeShippedFiles(model: RepoModel): string[] {

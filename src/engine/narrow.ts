@@ -46,8 +46,10 @@ export function assertPathsListed(model: RepoModel, paths: readonly string[] | u
 export function affectedBy(model: RepoModel, changes: readonly FileChange[]): (finding: Finding) => boolean {
   const changed = new Set(changes.flatMap((change) => (change.oldPath ? [change.path, change.oldPath] : [change.path])));
   const mapFiles = new Set([...mapRefs(model.config).map((ref) => ref.file), ...paidListRefFiles(model.config), ...(model.configFile === null ? [] : [model.configFile])]);
-  const mattersToMaps = fileSetMatters(model, mapFiles);
-  const fileSetChanged = changes.some((change) => change.status !== 'modified' && [change.path, ...(change.oldPath ? [change.oldPath] : [])].some(mattersToMaps));
+  // The maps' globs only when the set of files changed: a change that only modifies files needs no selection.
+  const listingChanges = changes.filter((change) => change.status !== 'modified');
+  const mattersToMaps = listingChanges.length === 0 ? () => false : fileSetMatters(model, mapFiles);
+  const fileSetChanged = listingChanges.some((change) => [change.path, ...(change.oldPath ? [change.oldPath] : [])].some(mattersToMaps));
   const mapsChanged = [...mapFiles].some((file) => changed.has(file));
   // The repository's own list of paid globs decides which tests every rule treats as paid.
   const paidListChanged = paidList(model).files.some((file) => changed.has(file));

@@ -341,7 +341,8 @@ export class RepoModel {
    * besides the files read; the value must be plain JSON data.
    */
   stored<T>(name: string, compute: () => T): T {
-    const table = this.tracking ? this.cache?.table('stored queries') : undefined;
+    // A table per query: a run that asks one does not read the others (the maps' evaluation is megabytes).
+    const table = this.tracking ? this.cache?.table(`stored query ${name}`) : undefined;
     if (!table) return compute();
     const state = this.stateDigest();
     const hit = table.get(name, state);
