@@ -58,10 +58,12 @@ export default createRule({
     for (const file of shippedFiles(model)) {
       add(units.of(file, () => missingReferences(model, file)));
     }
-    add(removedTokenFindings(model));
-    add(unknownCommands(model));
-    if (options.seams) add(leftoverSeamFindings(model));
-    add(deadConfigGlobs(model));
+    // Whole-repository scans are units of their own: each is taken back while what it read (most of it through
+    // parts: the tokens a file names, its env uses) is the same, though the diff the rule reads above changed.
+    add(units.of('\0removed tokens', () => removedTokenFindings(model)));
+    add(units.of('\0unknown commands', () => unknownCommands(model)));
+    if (options.seams) add(units.of('\0leftover seams', () => leftoverSeamFindings(model)));
+    add(units.of('\0config globs', () => deadConfigGlobs(model)));
     return [...findings.values()];
   },
 });

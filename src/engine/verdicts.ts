@@ -88,14 +88,28 @@ interface Entry extends ReadsEntry {
  * Their content ids are the state's snapshot (Snapshot), which every save
  * writes for the verdicts it found or computed.
  */
-interface PartialReads {
+interface PartialReads extends Parts {
+  /** The save whose snapshot holds these files' content ids as the verdict read them. */
+  stamp: string;
+}
+
+/** Listed files read only through parts of them, and the identity of each part. */
+interface Parts {
   /** Listing indexes, ascending, each written as its difference from the one before. */
   files: number[];
   /** Per file, an index into `combos`: the kind and identity of each part read of it (RepoModel.partDigest). */
   parts: number[];
   combos: [kind: string, digest: string][][];
-  /** The save whose snapshot holds these files' content ids as the verdict read them. */
-  stamp: string;
+}
+
+/** Each file of `parts` by listing index, with the kind and identity of each part read of it, until `visit` says false. */
+function eachPart(parts: Parts, visit: (at: number, combo: readonly [string, string][]) => boolean): boolean {
+  let at = 0;
+  for (let i = 0; i < parts.files.length; i++) {
+    at += parts.files[i] ?? 0;
+    if (visit(at, parts.combos[parts.parts[i] ?? -1] ?? []) === false) return false;
+  }
+  return true;
 }
 
 /** The content id of each listed file a verdict read through parts, by listing index (0: none recorded), as of the save `stamp`. */
@@ -119,6 +133,10 @@ interface UnitEntry {
   problems: FileProblem[];
   /** The context the unit was computed in (Units.of), when it was given one: `=` and the context, or `#` and its digest when it is long. */
   context?: string;
+  /** Listed files it read only through parts of them (their content ids then are the table's `ids`). */
+  partial?: Parts;
+  /** The parameters of the families of derived values among those parts, by kind. */
+  params?: [kind: string, params: unknown][];
 }
 
 /** A rule's findings in order (Table.plan): a unit's, by its key (its listing index when it names a listed file), or one it found itself. */
@@ -144,21 +162,35 @@ interface Table {
  * (1 or 0), then unloaded, other, findings, problems and context, the trailing
  * empty ones left out.
  */
-type StoredUnit = [key: string | number, set: number, self: number, unloaded?: (number | string)[], other?: [string, string | null][], findings?: unknown[], problems?: FileProblem[], context?: string];
+type StoredUnit = [
+  key: string | number,
+  set: number,
+  self: number,
+  unloaded?: (number | string)[],
+  other?: [string, string | null][],
+  findings?: unknown[],
+  problems?: FileProblem[],
+  context?: string | null,
+  partial?: Parts | null,
+  params?: [string, unknown][],
+];
 
 function storedUnit(key: string | number, entry: UnitEntry): StoredUnit {
-  const unit: StoredUnit = [key, entry.set, entry.self ? 1 : 0, entry.unloaded, entry.other, entry.findings, entry.problems, entry.context];
+  const unit: StoredUnit = [key, entry.set, entry.self ? 1 : 0, entry.unloaded, entry.other, entry.findings, entry.problems, entry.context ?? null, entry.partial ?? null, entry.params ?? []];
   while (unit.length > 3) {
     const last = unit.at(-1);
-    if (last === undefined || (Array.isArray(last) && last.length === 0)) unit.pop();
+    if (last === undefined || last === null || (Array.isArray(last) && last.length === 0)) unit.pop();
     else break;
   }
   return unit;
 }
 
 function unitEntry(unit: StoredUnit, files: readonly string[]): [string, UnitEntry] {
-  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context] = unit;
-  return [typeof key === 'number' ? (files[key] ?? '') : key, { set, self: self === 1, unloaded, other, findings, problems, ...(context !== undefined && { context }) }];
+  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context, partial, params] = unit;
+  return [
+    typeof key === 'number' ? (files[key] ?? '') : key,
+    { set, self: self === 1, unloaded, other, findings, problems, ...(typeof context === 'string' && { context }), ...(partial && { partial }), ...(params && params.length > 0 && { params }) },
+  ];
 }
 
 /** A table as a run uses it. */
@@ -281,14 +313,18 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         if (!parts?.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return false;
         if (model.hasProblemIn(path)) return false;
       }
-      // What each part is now is known: a verdict kept from this run's reads tells it without computing it again.
-      for (const [kind, digest] of parts ?? []) if (!params.has(kind)) knownDigest(kind, path, digest);
+      // What each part is now is known (a family's kind names its parameters): a verdict kept from this run's reads tells it without computing it again.
+      for (const [kind, digest] of parts ?? []) knownDigest(kind, path, digest);
     }
     for (const [i, id] of seen) snapshotIds.set(i, id);
     return true;
   };
-  /** The partial reads of a verdict computed now, with the identity of each part. */
-  const partialOf = (reads: Reads<FileProblem>, params: Map<string, unknown>, whole: number[]): PartialReads | null => {
+  /**
+   * The partial reads of a computation, with the identity of each part; a
+   * file whose parts cannot be told again goes to `whole`. `noteAt` is told
+   * each file kept (a verdict's go into this run's snapshot).
+   */
+  const partialOf = (reads: Reads<FileProblem>, params: Map<string, unknown>, whole: number[], noteAt: (at: number, path: string) => void): Parts | null => {
     /** Combination index by listing index: a sparse array, read in index order. */
     const comboAt: number[] = [];
     const combos: [string, string][][] = [];
@@ -328,7 +364,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       }
       comboAt[at] = combo;
       count++;
-      snapshotIds.set(at, model.contentId(path));
+      noteAt(at, path);
     }
     if (count === 0) return null;
     const files: number[] = [];
@@ -339,7 +375,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       parts.push(combo);
       previous = at;
     });
-    return { files, parts, combos, stamp };
+    return { files, parts, combos };
   };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);
@@ -371,10 +407,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       else if (!reads.partial.has(path)) listed.push(at);
     }
     // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
-    const partial = partialOf(reads, params, listed);
+    const parts = partialOf(reads, params, listed, (at, path) => snapshotIds.set(at, model.contentId(path)));
     listed.sort((a, b) => a - b);
     other.sort();
-    return { listed, other, digest: digestOf(pathsOf(listed, other)), partial, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
+    return { listed, other, digest: digestOf(pathsOf(listed, other)), partial: parts && { ...parts, stamp }, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
   };
 
   return {
@@ -431,7 +467,24 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           unchanged.set(entry.set, same);
         }
         const self = index.get(unit);
-        return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id);
+        return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id) && (!entry.partial || partsSame(entry, entry.partial));
+      };
+      /**
+       * Whether the files a unit read only through parts still give what it
+       * read: each has the content id it had, or its parts are the same and
+       * neither the unit nor this run recorded a problem in it.
+       */
+      const partsSame = (entry: UnitEntry, partial: Parts): boolean => {
+        const params = new Map(entry.params);
+        return eachPart(partial, (at, combo) => {
+          const path = model.files[at] ?? '';
+          if (!sameId(at)) {
+            if (!before?.ids.has(at) || entry.problems.some((problem) => problem.file === path)) return false;
+            if (!combo.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest) || model.hasProblemIn(path)) return false;
+          }
+          for (const [kind, digest] of combo) knownDigest(kind, path, digest);
+          return true;
+        });
       };
       const counts = { evaluated: 0, reused: 0 };
       const recorded: Recorded<FileProblem> = { resolved: false };
@@ -467,7 +520,19 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
           if (own) noteId(self);
           const unloaded = previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
-          model.chargedTo(recorded, () => model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path))));
+          model.chargedTo(recorded, () => {
+            model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
+            // The files it read through parts are read through the same parts again (the parts that load a script's facts load it).
+            if (previous.partial) {
+              eachPart(previous.partial, (at, combo) => {
+                const path = model.files[at] ?? '';
+                noteId(at);
+                for (const [kind] of combo) model.chargePart(path, kind);
+                if (!unloaded?.has(path)) model.chargeVerdict([], [], [path]);
+                return true;
+              });
+            }
+          });
           for (const [path, id] of previous.other) model.noteOutside(path, id);
           let set = remapped.get(previous.set);
           if (set === undefined) remapped.set(previous.set, (set = intern(before.sets[previous.set] ?? [])));
@@ -487,13 +552,31 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const at = index.get(path);
           if (!reads.loaded.has(path)) unloaded.push(at ?? path);
           if (at === undefined) other.push([path, idOf(path)]);
+          else if (reads.partial.has(path)) continue;
           else if (at === self) own = true;
           else listed.push(at);
+        }
+        // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
+        const params = new Map<string, unknown>();
+        const partial = reads.partial.size === 0 ? null : partialOf(reads, params, listed, (at) => noteId(at));
+        if (self !== undefined && listed.includes(self)) {
+          own = true;
+          listed.splice(listed.indexOf(self), 1);
         }
         if (own && self !== undefined) noteId(self);
         listed.sort((a, b) => a - b);
         other.sort(([a], [b]) => compareText(a, b));
-        table.units.set(unit, { set: intern(listed), self: own, other, unloaded, findings: [...computed.value], problems: [...reads.problems], ...(context !== undefined && { context }) });
+        table.units.set(unit, {
+          set: intern(listed),
+          self: own,
+          other,
+          unloaded,
+          findings: [...computed.value],
+          problems: [...reads.problems],
+          ...(context !== undefined && { context }),
+          ...(partial && { partial }),
+          ...(params.size > 0 && { params: [...params] }),
+        });
         return note(unit, computed.value);
       };
       return {
@@ -516,12 +599,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           for (const [kind, params] of preamble.params) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
           model.chargeVerdict(pathsOf(preamble.listed, preamble.other), preamble.problems, pathsOfLoaded(preamble.loaded));
           for (const path of preamble.other) model.noteOutside(path, idOf(path));
-          const partial = preamble.partial;
-          if (partial) {
-            let at = 0;
-            partial.files.forEach((step, i) => {
-              at += step;
-              for (const [kind] of partial.combos[partial.parts[i] ?? -1] ?? []) model.chargePart(model.files[at] ?? '', kind);
+          if (preamble.partial) {
+            eachPart(preamble.partial, (at, combo) => {
+              for (const [kind] of combo) model.chargePart(model.files[at] ?? '', kind);
+              return true;
             });
           }
           let computeUnit: Revive | null = null;
@@ -695,10 +776,13 @@ function isReadsEntry(value: unknown): value is ReadsEntry {
 }
 
 function isPartialReads(value: unknown): value is PartialReads {
+  return isParts(value) && typeof (value as Partial<PartialReads>).stamp === 'string';
+}
+
+function isParts(value: unknown): value is Parts {
   if (typeof value !== 'object' || value === null) return false;
-  const partial = value as Partial<PartialReads>;
+  const partial = value as Partial<Parts>;
   return (
-    typeof partial.stamp === 'string' &&
     Array.isArray(partial.files) &&
     partial.files.every((step) => Number.isInteger(step) && step >= 0) &&
     Array.isArray(partial.parts) &&
@@ -731,8 +815,8 @@ function isPlanItem(value: unknown): value is PlanItem {
 }
 
 function isStoredUnit(value: unknown): value is StoredUnit {
-  if (!Array.isArray(value) || value.length < 3 || value.length > 8) return false;
-  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context]: unknown[] = value;
+  if (!Array.isArray(value) || value.length < 3 || value.length > 10) return false;
+  const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context = null, partial = null, params = []]: unknown[] = value;
   return (
     (typeof key === 'string' || Number.isInteger(key)) &&
     Number.isInteger(set) &&
@@ -743,6 +827,9 @@ function isStoredUnit(value: unknown): value is StoredUnit {
     other.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || pair[1] === null)) &&
     Array.isArray(findings) &&
     Array.isArray(problems) &&
-    (context === undefined || typeof context === 'string')
+    (context === null || typeof context === 'string') &&
+    (partial === null || isParts(partial)) &&
+    Array.isArray(params) &&
+    params.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string')
   );
 }

@@ -450,10 +450,43 @@ describe('verdicts reused unit by unit', () => {
 
     writeFileSync(join(dir, 'docs/setup.md'), '# Setup\n\n## Installation\n\nRun it.\n');
     const after = await units();
-    // The guide read the setup page's headings; the setup page itself changed; the other page is taken back.
-    expect(after.units).toEqual({ evaluated: 2, reused: 1 });
+    // The guide read the setup page's headings; the setup page itself changed; the other page is taken back, and the
+    // four whole-repository scans (removed tokens, commands, seams, configuration globs) too.
+    expect(after.units).toEqual({ evaluated: 2, reused: 5 });
     expect(ids(after.findings)).toEqual([`${rule}/missingAnchor docs/guide.md:3:13`]);
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
+  it('a unit that read files only through parts is taken back while those parts are the same, and computed again when one changes', async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] },
+        shipped: { include: ['docs/**/*.md'] },
+        removed: [{ id: 'legacy-runner', tokens: ['LEGACY_RUNNER'], why: 'the runner replaced it' }],
+      }),
+      'docs/a.md': '# A\n\nRun the suite.\n',
+      'docs/b.md': '# B\n\nSet LEGACY_RUNNER first.\n',
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'no-dangling-references';
+    const units = () => ruleRun(dir, cache, rule);
+    expect(ids((await units()).findings)).toEqual([`${rule}/removedToken docs/b.md:3:5`]);
+
+    // The scan for removed tokens read docs/a.md only for the tokens it names: still none.
+    writeFileSync(join(dir, 'docs/a.md'), '# A\n\nRun the whole suite.\n');
+    const neutral = await units();
+    expect(neutral.units).toEqual({ evaluated: 1, reused: 5 });
+    expect(ids(neutral.findings)).toEqual([`${rule}/removedToken docs/b.md:3:5`]);
+    expect(neutral.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+
+    writeFileSync(join(dir, 'docs/a.md'), '# A\n\nRun the suite without LEGACY_RUNNER.\n');
+    const named = await units();
+    expect(named.units).toEqual({ evaluated: 2, reused: 4 });
+    expect(ids(named.findings)).toEqual([`${rule}/removedToken docs/a.md:3:23`, `${rule}/removedToken docs/b.md:3:5`]);
+    expect(named.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
   it('a rule verdict stored by a run that took units back depends on what those units read', async () => {
