@@ -164,7 +164,9 @@ export function defineDerived<P, T>(name: string, compute: (text: string, file: 
 }
 
 /** The suppression comments of a script: what a run checks in every script whose facts it loaded. */
-const SUPPRESSIONS = definePart('suppressions', (facts) => facts.suppressions);
+const SUPPRESSIONS_NAME = 'suppressions';
+const suppressionsOf = (facts: FileFacts): FileFacts['suppressions'] => facts.suppressions;
+const SUPPRESSIONS = definePart(SUPPRESSIONS_NAME, suppressionsOf);
 
 /** A stored query (RepoModel.stored): its value, and what computing it read, each file with its content id. */
 interface StoredQuery {
@@ -1126,6 +1128,8 @@ export class RepoModel {
 
   /** The suppression comments of a script, from its facts or the part kept of them; null where facts() is. */
   suppressions(file: string): FileFacts['suppressions'] | null {
+    // Outside every computation (the last pass over the loaded scripts) no read is recorded: the part is simply loaded.
+    if (!this.log.recording) return this.loadPart('script', file, SUPPRESSIONS_NAME, suppressionsOf, () => true);
     return SUPPRESSIONS(this, file);
   }
 

@@ -79,6 +79,11 @@ export class ReadLog<Problem> {
     }
   }
 
+  /** Whether a computation is running: what is read now is recorded. */
+  get recording(): boolean {
+    return this.top !== undefined;
+  }
+
   /** Runs `compute` with `reads` as the computation running now: a recording its caller keeps, charged to no other. */
   within<T>(reads: Recorded<Problem>, compute: () => T): T {
     this.stack.push(reads);
