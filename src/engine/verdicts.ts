@@ -20,16 +20,17 @@ import type { Revive, Units } from '../rule.js';
 // and evaluates only the rules that read a changed file, or read it only
 // through parts (RepoModel.partDigest) that changed. A new, deleted or renamed
 // file changes the listing, and with it every key. Each state has its own
-// files, `verdicts-<version>-<state>.json` (rule verdicts) and `….units.json`
-// (unit verdicts), so a run reads only its state's.
+// files, `verdicts-<version>-<state>.json` (rule verdicts) and one
+// `….units-<key>.json` per rule that keeps unit verdicts, so a run reads only
+// its state's, and of those only the tables of the rules it evaluates.
 
 // 3: with the scripts each verdict loaded the facts of, and the state of each entry.
 // 4: with per-unit verdicts (`tables`); 5: a unit's own file and the files it read without loading them.
 // 6: units stored as tuples, keyed by listing index (a 10k store was 3.4 MB per state, half of it unit entries).
 // 7: a rule's listed files it read only through parts, with the identity of each part and a snapshot of their
 //    content ids per state; one pair of files per state.
-// 8: what a rule with units read besides them (`preamble`), the order of its findings and units (`plan`), and a
-//    unit's context itself when it is short.
+// 8: what a rule with units read besides them (`preamble`), the order of its findings and units (`plan`), a
+//    unit's context itself when it is short, a unit's reads through parts; a file per unit table.
 const FORMAT = 8;
 /** A unit's context up to this length is kept as it is (a unit can be computed again from it), a longer one as its digest. */
 const KEPT_CONTEXT = 8192;
@@ -246,9 +247,10 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   // One pair of files per state: a run reads only its own state's verdicts, and its unit verdicts only when a rule asks for them.
   const prefix = `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}-`;
   const file = join(dir, `${prefix}${state.slice(0, 16)}.json`);
-  const unitsFile = join(dir, `${prefix}${state.slice(0, 16)}.units.json`);
+  /** A rule's unit verdicts have a file of their own: a run reads the tables of the rules it evaluates, and writes those. */
+  const unitsFile = (key: string): string => join(dir, `${prefix}${state.slice(0, 16)}.units-${key.slice(0, 16)}.json`);
   const context = `tripwire-verdicts ${basename(file)}`;
-  const unitsContext = `tripwire-verdicts ${basename(unitsFile)}`;
+  const unitsContext = (key: string): string => `tripwire-verdicts ${basename(unitsFile(key))}`;
   const index = new Map(model.files.map((path, i) => [path, i]));
   const ids = new Map<string, string | null>();
   const idOf = (path: string): string | null => {
@@ -380,15 +382,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
   const readStamp = stampOf(file);
   const { entries: stored, snapshots: storedSnapshots } = readStore(file, context, secret);
-  let unitsStamp: string | null = null;
-  let storedUnits: Table[] | null = null;
-  const storedTables = (): Table[] => {
-    if (storedUnits === null) {
-      unitsStamp = stampOf(unitsFile);
-      storedUnits = readStore(unitsFile, unitsContext, secret).tables;
-    }
-    return storedUnits;
-  };
+  /** The table a run stored for a rule's key, if one verifies. */
+  const storedTable = (key: string): Table | undefined => readStore(unitsFile(key), unitsContext(key), secret).tables.find((candidate) => candidate.key === key);
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
   const pathsOfLoaded = (loaded: readonly (number | string)[]): string[] => loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at));
@@ -435,7 +430,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     },
     units(rule, options, resumable = false) {
       const key = keyOf(rule, options);
-      const found = storedTables().find((candidate) => candidate.key === key);
+      const found = storedTable(key);
       const before = found && { ids: new Map(found.ids), sets: found.sets, units: new Map(found.units.map((unit) => unitEntry(unit, model.files))) };
       const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
       const setIndex = new Map<string, number>();
@@ -634,12 +629,8 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         const snapshots: Snapshot[] = snapshotIds.size === 0 ? current.snapshots.filter((snapshot) => snapshot.state === state) : [{ state, stamp, ids: model.files.map((_, i) => (snapshotIds.has(i) ? (snapshotIds.get(i) ?? null) : 0)) }];
         write(file, context, { format: FORMAT, entries, snapshots });
       }
-      if (keptTables.length > 0) {
-        const current = storedUnits !== null && stampOf(unitsFile) === unitsStamp ? storedUnits : readStore(unitsFile, unitsContext, secret).tables;
-        const tableKeys = new Set(keptTables.map((table) => table.key));
-        const tables = [...keptTables.map((table) => toStored(table, index)), ...current.filter((table) => table.state === state && !tableKeys.has(table.key))];
-        write(unitsFile, unitsContext, { format: FORMAT, tables });
-      }
+      // The tables of the rules not evaluated stay as they are, in their own files.
+      for (const table of keptTables) write(unitsFile(table.key), unitsContext(table.key), { format: FORMAT, tables: [toStored(table, index)] });
       if (kept.length > 0 || keptTables.length > 0) prune(dir, prefix);
     },
   };
@@ -666,9 +657,14 @@ function prune(dir: string, prefix: string): void {
         .sort((a, b) => b.at - a.at)
         .map(({ name }) => name);
     const names = readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
-    const units = byAge(names.filter((name) => name.endsWith('.units.json')));
-    const states = byAge(names.filter((name) => !name.endsWith('.units.json')));
-    for (const name of [...units.slice(MAX_UNIT_STATES), ...states.slice(MAX_STATES)]) rmSync(join(dir, name), { force: true });
+    const isUnits = (name: string): boolean => name.includes('.units');
+    // A state's unit tables go together: the state of the newest table of each counts.
+    const unitStates = [...new Set(byAge(names.filter(isUnits)).map((name) => name.slice(0, name.indexOf('.units'))))];
+    const staleUnits = names.filter((name) => isUnits(name) && !unitStates.slice(0, MAX_UNIT_STATES).includes(name.slice(0, name.indexOf('.units'))));
+    const states = byAge(names.filter((name) => !isUnits(name)));
+    // `….units.json`: all of a state's tables in one file, as format 7 kept them.
+    const oneFile = names.filter((name) => name.endsWith('.units.json'));
+    for (const name of [...staleUnits, ...oneFile, ...states.slice(MAX_STATES)]) rmSync(join(dir, name), { force: true });
     rmSync(join(dir, `${prefix.slice(0, -1)}.json`), { force: true });
   } catch {
     // Another run pruned first, or the directory is unusable: nothing to keep tidy.

@@ -118,7 +118,14 @@ describe('verdicts reused rule by rule', () => {
     };
     await check(dir, cache);
     expect(existsSync(legacy)).toBe(false);
-    expect(files()).toEqual([expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.json$/), expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.units\.json$/)]);
+    const unitFiles = () => files().filter((name) => name.includes('.units'));
+    const unitStates = () => new Set(unitFiles().map((name) => name.slice(0, name.indexOf('.units'))));
+    expect(files().filter((name) => !name.includes('.units'))).toEqual([expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.json$/)]);
+    // A file per rule that keeps unit verdicts: the paid-call, touchfile, carve-out and reference rules.
+    expect(unitFiles()).toEqual(Array.from({ length: 4 }, () => expect.stringMatching(/^verdicts-.+-[0-9a-f]{16}\.units-[0-9a-f]{16}\.json$/)));
+    // All of a state's tables in one file, as the format before kept them: removed.
+    const oneFile = join(cache, `${[...unitStates()][0] ?? ''}.units.json`);
+    writeFileSync(oneFile, '{}');
     age(1);
     // Two more states (a file added, then another): three states' verdicts, and the unit verdicts of the last two.
     writeFileSync(join(dir, 'src/review/extra.ts'), 'export const extra = 1;\n');
@@ -126,8 +133,10 @@ describe('verdicts reused rule by rule', () => {
     age(2);
     writeFileSync(join(dir, 'src/review/more.ts'), 'export const more = 1;\n');
     await check(dir, cache);
-    expect(files().filter((name) => name.endsWith('.units.json'))).toHaveLength(2);
-    expect(files().filter((name) => !name.endsWith('.units.json'))).toHaveLength(3);
+    expect(existsSync(oneFile)).toBe(false);
+    expect(unitStates().size).toBe(2);
+    expect(unitFiles()).toHaveLength(8);
+    expect(files().filter((name) => !name.includes('.units'))).toHaveLength(3);
     // Back in the first state: its verdicts are still there, though its unit verdicts are not.
     rmSync(join(dir, 'src/review/extra.ts'));
     rmSync(join(dir, 'src/review/more.ts'));
