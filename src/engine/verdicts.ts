@@ -517,7 +517,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           const unloaded = previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
           model.chargedTo(recorded, () => {
             model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
-            // The files it read through parts are read through the same parts again (the parts that load a script's facts load it).
+            // The files it read through parts are read through the same parts again (the parts that load a script's facts load it),
+            // and a family's parameters are this run's too: a verdict kept from these reads must compute such parts again.
+            for (const [kind, params] of previous.params ?? []) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
             if (previous.partial) {
               eachPart(previous.partial, (at, combo) => {
                 const path = model.files[at] ?? '';

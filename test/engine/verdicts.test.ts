@@ -498,6 +498,32 @@ describe('verdicts reused unit by unit', () => {
     expect(named.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
+  it("a rule verdict kept from units taken back that read a family of derived parts keeps the family's parameters, so it holds across an edit that leaves those parts the same", async () => {
+    const dir = makeGitRepo({
+      'package.json': '{ "name": "units", "private": true }\n',
+      'tripwire.config.json': JSON.stringify({
+        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] },
+        shipped: { include: ['docs/**/*.md'] },
+        removed: [{ id: 'legacy-runner', tokens: ['LEGACY_RUNNER'], why: 'the runner replaced it' }],
+      }),
+      'docs/a.md': '# A\n\nRun the suite.\n',
+      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
+    });
+    temps.push(dir);
+    const cache = tempDir();
+    const rule = 'no-dangling-references';
+    const units = () => ruleRun(dir, cache, rule);
+    await units();
+    // The rule runs again for the shipped page; the scan for removed tokens is taken back, and the verdict kept from it.
+    writeFileSync(join(dir, 'docs/a.md'), '# A\n\nRun the whole suite.\n');
+    expect((await units()).units).toEqual({ evaluated: 1, reused: 4 });
+    // The test is read only for the tokens it names (the scan's parameters): still none, so the rule is taken back whole.
+    appendFileSync(join(dir, 'test/e2e-live.test.ts'), '// the live suite\n');
+    const after = await units();
+    expect(after.reused).toBe(true);
+    expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
+  });
+
   it('a rule verdict stored by a run that took units back depends on what those units read', async () => {
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
