@@ -244,7 +244,7 @@ export interface StoreUnits extends Units {
 export function openVerdicts(model: RepoModel, dir: string, config: string | null, secret: CacheSecret = cacheSecret()): VerdictStore | null {
   if (!secret.persistent) return null;
   const state = createHash('sha1').update(`${FORMAT} ${VERSION} ${toolFingerprint()}\0${model.stateDigest()}\0${config ?? '-'}`).digest('hex');
-  // One pair of files per state: a run reads only its own state's verdicts, and its unit verdicts only when a rule asks for them.
+  // Files per state: a run reads only its own state's verdicts, and a rule's unit verdicts only when the rule is evaluated.
   const prefix = `verdicts-${VERSION.replace(/[^\w.-]/g, '_')}-`;
   const file = join(dir, `${prefix}${state.slice(0, 16)}.json`);
   /** A rule's unit verdicts have a file of their own: a run reads the tables of the rules it evaluates, and writes those. */
