@@ -8,7 +8,7 @@
 //
 //   npm run bench:adversarial -- --runs 5         # builds first
 //   node bench/adversarial.mjs --only large-file --runs 3
-//   node bench/adversarial.mjs --bin /tmp/old/dist/src/cli/bin.js --timeout 300   # another build, for a before column
+//   node bench/adversarial.mjs --bin /tmp/old/dist/cli/bin.js --timeout 300   # another build, for a before column
 //
 // Cases:
 //   large-file     a test imports a 50 MB generated module (over limits.maxFileBytes: one fileTooLarge finding)
@@ -121,7 +121,7 @@ const HELP = `Usage: node bench/adversarial.mjs [options]   (npm run bench:adver
   --only IDS      comma-separated cases (default: all): ${Object.keys(CASES).join(', ')}
   --runs N        timed runs per case (default 3)
   --warmups N     untimed runs before them (default 1; 0 for a build that takes minutes)
-  --bin FILE      the tripwire CLI to measure (default: dist/src/cli/bin.js of this checkout)
+  --bin FILE      the tripwire CLI to measure (default: dist/cli/bin.js of this checkout)
   --timeout S     kill a run after S seconds and report it as such (default 600)
   --out-dir DIR   where the repositories go (default bench/out/adversarial)
 `;
@@ -165,7 +165,7 @@ function main() {
       only: { type: 'string' },
       runs: { type: 'string', default: '3' },
       warmups: { type: 'string', default: '1' },
-      bin: { type: 'string', default: path.join(ROOT, 'dist', 'src', 'cli', 'bin.js') },
+      bin: { type: 'string', default: path.join(ROOT, 'dist', 'cli', 'bin.js') },
       timeout: { type: 'string', default: '600' },
       'out-dir': { type: 'string', default: path.join(BENCH, 'out', 'adversarial') },
       help: { type: 'boolean' },

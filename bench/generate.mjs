@@ -43,7 +43,7 @@ export function readMeta(out) {
   }
 }
 
-const BIN = fileURLToPath(new URL('../dist/src/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const FROZEN_FILES = 5;
 
 /**

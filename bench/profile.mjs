@@ -3,7 +3,7 @@
 // inclusive time by function (each sample counted once per function on its
 // stack, so recursion does not inflate it).
 //
-//   node --cpu-prof --cpu-prof-dir bench/out/prof dist/src/cli/bin.js check --no-cache --cwd bench/out/10k
+//   node --cpu-prof --cpu-prof-dir bench/out/prof dist/cli/bin.js check --no-cache --cwd bench/out/10k
 //   node bench/profile.mjs bench/out/prof/*.cpuprofile [--top 25]
 
 import { readFileSync } from 'node:fs';

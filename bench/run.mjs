@@ -27,7 +27,7 @@ const ROOT = path.dirname(BENCH);
 const ESLINT = path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
 // Set by snapshotBuild: the benchmark runs a copy of dist/, so that a rebuild
 // by someone else on the machine cannot change the code under measurement.
-let BIN = path.join(ROOT, 'dist', 'src', 'cli', 'bin.js');
+let BIN = path.join(ROOT, 'dist', 'cli', 'bin.js');
 let PLUGIN = path.join(ROOT, 'dist', 'src', 'index.js');
 
 /** Copies the build (and what it reads at run time) to DIR; dependencies still resolve from ROOT/node_modules. */
@@ -37,7 +37,7 @@ function snapshotBuild(dir) {
   cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
   for (const file of ['package.json', 'schema.json']) if (existsSync(path.join(ROOT, file))) cpSync(path.join(ROOT, file), path.join(dir, file));
   for (const file of readdirSync(path.join(ROOT, 'rules'))) if (file.endsWith('.md')) cpSync(path.join(ROOT, 'rules', file), path.join(dir, 'rules', file));
-  BIN = path.join(dir, 'dist', 'src', 'cli', 'bin.js');
+  BIN = path.join(dir, 'dist', 'cli', 'bin.js');
   PLUGIN = path.join(dir, 'dist', 'src', 'index.js');
 }
 
@@ -515,8 +515,8 @@ function main() {
   mkdirSync(outDir, { recursive: true });
   if (!existsSync(BIN)) throw new Error(`${path.relative(ROOT, BIN)} is missing: run npm run build (npm run bench does)`);
   const snapshot = path.join(outDir, 'tripwire-build');
-  if (values['keep-build'] && existsSync(path.join(snapshot, 'dist', 'src', 'cli', 'bin.js'))) {
-    BIN = path.join(snapshot, 'dist', 'src', 'cli', 'bin.js');
+  if (values['keep-build'] && existsSync(path.join(snapshot, 'dist', 'cli', 'bin.js'))) {
+    BIN = path.join(snapshot, 'dist', 'cli', 'bin.js');
     PLUGIN = path.join(snapshot, 'dist', 'src', 'index.js');
   } else {
     snapshotBuild(snapshot);

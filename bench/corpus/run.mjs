@@ -29,7 +29,7 @@ import { compareInit, configFromInitOutput, INIT_KEYS, parseJsonc, verdictText }
 
 const CORPUS = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(CORPUS, '..', '..');
-const BIN = path.join(ROOT, 'dist', 'src', 'cli', 'bin.js');
+const BIN = path.join(ROOT, 'dist', 'cli', 'bin.js');
 
 const HELP = `Usage: node bench/corpus/run.mjs --mirrors DIR [options]   (npm run corpus -- … builds first)
 

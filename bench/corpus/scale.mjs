@@ -22,7 +22,7 @@ import { median, runOnce } from '../lib/measure.mjs';
 
 const CORPUS = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(CORPUS, '..', '..');
-const BIN = path.join(ROOT, 'dist', 'src', 'cli', 'bin.js');
+const BIN = path.join(ROOT, 'dist', 'cli', 'bin.js');
 const DEFAULT_REPOS = ['vercel/ai', 'langchain-ai/langchainjs'];
 const GIB = 1024 * 1024;
 

@@ -35,9 +35,11 @@ export function threadsFor(concurrency: Concurrency, scripts: number): number {
 }
 
 /**
- * The worker's entry: the compiled file beside this one. Run from the
- * TypeScript sources (the test runner does), there is none a worker thread
- * can load, and extraction stays on the main thread.
+ * The worker's entry: the compiled file beside this module, in dist/src/facts/
+ * or, in the CLI's bundle, beside the chunk this code is part of (the bundle
+ * writes its entries and chunks into one directory: scripts/bundle.mjs). Run
+ * from the TypeScript sources (the test runner does), there is none a worker
+ * thread can load, and extraction stays on the main thread.
  */
 export function workerUrl(): URL | null {
   return import.meta.url.endsWith('.js') ? new URL('./extract-worker.js', import.meta.url) : null;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuleId } from '../rule-ids.js';
 import { configSchema, type ConfigInput } from '../config/schema.js';
-import { SCHEMA_ID } from '../config/write-schema.js';
+import { SCHEMA_ID } from '../config/json-schema.js';
 import { openFactCache, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
 import { WORKFLOW_FILE } from '../facts/extract-workflow.js';

@@ -291,12 +291,12 @@ describe('the action\'s script, run as the runner runs it', () => {
    */
   function plantFakeTripwire(dir: string): string {
     const marker = join(dir, '..', 'fake-tripwire-ran');
-    for (const bin of ['node_modules/.bin/tripwire', 'node_modules/eslint-plugin-tripwire/dist/src/cli/bin.js']) {
+    for (const bin of ['node_modules/.bin/tripwire', 'node_modules/eslint-plugin-tripwire/dist/cli/bin.js']) {
       mkdirSync(join(dir, bin, '..'), { recursive: true });
       writeFileSync(join(dir, bin), `#!/bin/sh\necho ok\ntouch '${marker}'\nexit 0\n`);
       chmodSync(join(dir, bin), 0o755);
     }
-    writeFileSync(join(dir, 'node_modules/eslint-plugin-tripwire/package.json'), JSON.stringify({ name: 'eslint-plugin-tripwire', version: '0.1.0', bin: { tripwire: 'dist/src/cli/bin.js' } }));
+    writeFileSync(join(dir, 'node_modules/eslint-plugin-tripwire/package.json'), JSON.stringify({ name: 'eslint-plugin-tripwire', version: '0.1.0', bin: { tripwire: 'dist/cli/bin.js' } }));
     return marker;
   }
 

@@ -2,7 +2,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
-import { makeGitRepo, runCli } from '../support/repo.js';
+import { CLI_BIN, makeGitRepo, runCli } from '../support/repo.js';
 
 // Issue 15, defect 14: the edges of the command line a new user hits first.
 
@@ -32,7 +32,7 @@ const ERROR_ONLY = {
 function runWithForcedColor(args: string[], cwd: string): SpawnSyncReturns<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '1' };
   delete env.NO_COLOR;
-  return spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], { cwd, encoding: 'utf8', env });
+  return spawnSync(process.execPath, [join(PACKAGE_ROOT, CLI_BIN), ...args], { cwd, encoding: 'utf8', env });
 }
 
 function ruleIds(stdout: string): string[] {

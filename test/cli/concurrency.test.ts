@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
-import { git, runCli, writeFiles } from '../support/repo.js';
+import { CLI_BIN, git, runCli, writeFiles } from '../support/repo.js';
 
 // --concurrency: the facts the cache lacks are extracted on several threads
 // (engine/prefetch.ts, facts/pool.ts). Whatever the number of threads, the
@@ -100,7 +100,7 @@ describe('--concurrency', () => {
     const cache = mkdtempSync(join(tmpdir(), 'tripwire-concurrency-'));
     // --max-semi-space-size is the process's: Node refuses a worker that would inherit it.
     const withFlag = (...args: string[]): Report => {
-      const run = spawnSync(process.execPath, ['--max-semi-space-size=16', join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), 'check', '--format', 'json', '--stats', '--cache-location', cache, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const run = spawnSync(process.execPath, ['--max-semi-space-size=16', join(PACKAGE_ROOT, CLI_BIN), 'check', '--format', 'json', '--stats', '--cache-location', cache, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
       expect(run.status, run.stderr).toBe(1);
       return JSON.parse(run.stdout) as Report;
     };

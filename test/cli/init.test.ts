@@ -4,7 +4,7 @@ import { parse } from 'jsonc-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initCommand } from '../../src/cli/commands/init.js';
 import type { Io } from '../../src/cli/main.js';
-import { SCHEMA_ID } from '../../src/config/write-schema.js';
+import { SCHEMA_ID } from '../../src/config/json-schema.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { makeGitRepo, runCli } from '../support/repo.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, runCli } from '../support/repo.js';
+import { CLI_BIN, git, runCli } from '../support/repo.js';
 
 // Real Nx (the exact devDependency), offline and without its daemon, on a fresh copy of
 // fixtures/task-runners/monorepo: each package's `tripwire` target takes its inputs from
@@ -62,7 +62,7 @@ function writeTarget(dir: string, name: string): void {
 function monorepo(): string {
   const dir = fixtureRepo('task-runners/monorepo');
   temps.push(dir);
-  installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+  installBin(dir, 'tripwire', CLI_BIN);
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   // Nx looks for itself in the workspace's node_modules; the test links this project's install.
   for (const name of ['nx', '@nx']) symlinkSync(join(PACKAGE_ROOT, 'node_modules', name), join(dir, 'node_modules', name));

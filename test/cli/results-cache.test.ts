@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { CLI_BIN, git, makeGitRepo, runCli, writeFiles } from '../support/repo.js';
 
 const REPO = {
   'tripwire.config.json': JSON.stringify({
@@ -22,7 +23,11 @@ interface Report {
 }
 
 function check(dir: string, cacheLocation: string, ...args: string[]): Report {
-  const result = runCli(['check', '--format', 'json', '--cache-location', cacheLocation, ...args], dir);
+  return checkWith(undefined, dir, cacheLocation, ...args);
+}
+
+function checkWith(bin: string | undefined, dir: string, cacheLocation: string, ...args: string[]): Report {
+  const result = runCli(['check', '--format', 'json', '--cache-location', cacheLocation, ...args], dir, {}, bin === undefined ? {} : { bin });
   const output = JSON.parse(result.stdout) as { findings: { file: string; line: number; ruleId: string }[]; summary: { cached?: boolean } };
   return { code: result.code, cached: output.summary.cached === true, findings: output.findings.map((f) => `${f.file}:${f.line} ${f.ruleId}`) };
 }
@@ -106,6 +111,25 @@ describe('the result cache', () => {
     git(dir, 'add', 'test/helpers/grader.ts');
     expect(messages()).toEqual({ cached: false, messages: ['test/judge.test.ts names ./helpers/judge.js (test/helpers/judge.ts), which the diff since BASE renamed to test/helpers/grader.ts: update the reference.'] });
     expect(messages().cached).toBe(true);
+  });
+
+  it("recomputes when tripwire's own code changes: a rebuilt bundle never serves an older build's verdict", () => {
+    const { dir, cache } = setup();
+    // The package as installed: its manifest, the rule docs and the CLI's bundle, with this checkout's dependencies.
+    const pkg = mkdtempSync(join(tmpdir(), 'tripwire-package-'));
+    cpSync(join(PACKAGE_ROOT, 'package.json'), join(pkg, 'package.json'));
+    cpSync(join(PACKAGE_ROOT, 'rules'), join(pkg, 'rules'), { recursive: true, filter: (source) => !/\.[cm]?[jt]s$/.test(source) });
+    mkdirSync(join(pkg, dirname(CLI_BIN)), { recursive: true });
+    cpSync(join(PACKAGE_ROOT, dirname(CLI_BIN)), join(pkg, dirname(CLI_BIN)), { recursive: true, preserveTimestamps: true });
+    symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+    const bin = join(pkg, CLI_BIN);
+    expect(checkWith(bin, dir, cache)).toEqual({ code: 1, cached: false, findings: [JUDGE] });
+    expect(checkWith(bin, dir, cache).cached).toBe(true);
+    const chunk = readdirSync(dirname(bin)).find((name) => name.startsWith('chunk-') && name.endsWith('.js'));
+    expect(chunk).toBeDefined();
+    appendFileSync(join(dirname(bin), chunk ?? ''), '// rebuilt\n');
+    expect(checkWith(bin, dir, cache)).toEqual({ code: 1, cached: false, findings: [JUDGE] });
+    rmSync(pkg, { recursive: true, force: true });
   });
 
   it('is neither read nor written with --no-cache', () => {

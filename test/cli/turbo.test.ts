@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, runCli } from '../support/repo.js';
+import { CLI_BIN, git, runCli } from '../support/repo.js';
 
 // Real Turborepo (the exact devDependency), offline, on a fresh copy of fixtures/task-runners/monorepo:
 // each package's `tripwire` task takes its inputs from `tripwire print-inputs --format turbo`, and the
@@ -76,7 +76,7 @@ function writeTurboJson(dir: string, name: string): void {
 function monorepo(): string {
   const dir = fixtureRepo('task-runners/monorepo');
   temps.push(dir);
-  installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+  installBin(dir, 'tripwire', CLI_BIN);
   for (const name of PACKAGES) writeTurboJson(dir, name);
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'each package checks its harness with tripwire, cached by turbo');

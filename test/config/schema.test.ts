@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { renderSchema } from '../../src/config/write-schema.js';
+import { renderSchema } from '../../src/config/json-schema.js';
 
 describe('schema.json', () => {
   it('equals the schema generated from configSchema', () => {

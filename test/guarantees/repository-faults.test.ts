@@ -7,7 +7,7 @@ import { check as checkInProcess } from '../../src/engine/index.js';
 import { discoverFiles } from '../../src/repo/files.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
-import { git, runCli, type CliRun } from '../support/repo.js';
+import { CLI_BIN, git, runCli, type CliRun } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -295,7 +295,7 @@ interface AsyncRun {
 function spawnCli(args: string[], cwd: string): Promise<AsyncRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], { cwd, env });
+  const child = spawn(process.execPath, [join(PACKAGE_ROOT, CLI_BIN), ...args], { cwd, env });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, writeFiles } from '../support/repo.js';
+import { CLI_BIN, git, writeFiles } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -25,7 +25,7 @@ const EXAMPLES = join(PACKAGE_ROOT, 'examples/hooks');
 function huskyRepo(lintStagedConfig: 'lint-staged.config.mjs' | '.lintstagedrc.json'): string {
   const dir = fixtureRepo('hooks/harness');
   temps.push(dir);
-  installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+  installBin(dir, 'tripwire', CLI_BIN);
   installBin(dir, 'lint-staged', 'node_modules/lint-staged/bin/lint-staged.js');
   const init = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules/husky/bin.js'), 'init'], { cwd: dir, encoding: 'utf8' });
   expect(init.status).toBe(0);

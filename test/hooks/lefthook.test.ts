@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, writeFiles } from '../support/repo.js';
+import { CLI_BIN, git, writeFiles } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -38,7 +38,7 @@ describe('the lefthook recipe', () => {
   it.runIf(lefthook !== undefined)('with the real lefthook, refuses a commit with a violation and lets a clean one through', () => {
     const dir = fixtureRepo('hooks/harness');
     temps.push(dir);
-    installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+    installBin(dir, 'tripwire', CLI_BIN);
     copyFileSync(RECIPE, join(dir, 'lefthook.yml'));
     const install = spawnSync(lefthook ?? 'lefthook', ['install'], { cwd: dir, encoding: 'utf8' });
     expect(install.status).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOOK_MARKER } from '../../src/init/hook.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, runCli, writeFiles } from '../support/repo.js';
+import { CLI_BIN, git, runCli, writeFiles } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -19,7 +19,7 @@ afterAll(() => {
 function harness(): string {
   const dir = fixtureRepo('hooks/harness');
   temps.push(dir);
-  installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+  installBin(dir, 'tripwire', CLI_BIN);
   return dir;
 }
 
@@ -125,7 +125,7 @@ describe('tripwire init --hook: the plain pre-commit hook', () => {
     const worktree = join(realpathSync(dir), '..', `${realpathSync(dir).split('/').pop() ?? 'repo'}-worktree`);
     temps.push(worktree);
     git(dir, 'worktree', 'add', '-q', '-b', 'feature', worktree);
-    installBin(worktree, 'tripwire', 'dist/src/cli/bin.js');
+    installBin(worktree, 'tripwire', CLI_BIN);
     const run = runCli(['init', '--hook'], worktree);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`installed the pre-commit hook ${join(realpathSync(dir), '.git/hooks/pre-commit')}`);

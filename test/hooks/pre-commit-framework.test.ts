@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { fixtureRepo, installBin } from '../support/fixture-repo.js';
-import { git, writeFiles } from '../support/repo.js';
+import { CLI_BIN, git, writeFiles } from '../support/repo.js';
 
 delete process.env.GIT_DIR;
 delete process.env.GIT_INDEX_FILE;
@@ -67,7 +67,7 @@ describe('.pre-commit-hooks.yaml', () => {
     const [program, ...args] = String(hook?.entry).split(/\s+/);
     const dir = fixtureRepo('hooks/harness');
     temps.push(dir);
-    installBin(dir, 'tripwire', 'dist/src/cli/bin.js');
+    installBin(dir, 'tripwire', CLI_BIN);
     const runEntry = (): number | null => spawnSync(program ?? 'false', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).status;
 
     expect(runEntry()).toBe(0);

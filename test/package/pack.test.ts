@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,10 +98,21 @@ describe('the packed tarball', () => {
     const peers = node(`for (const name of ['eslint', '@eslint/markdown', '@typescript-eslint/parser']) await import(name).then(() => console.log('found', name), (error) => console.log(error.code));`, consumer);
     expect(succeeded(peers).trim().split('\n')).toEqual(['ERR_MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND']);
 
+    // The bin npm links is the CLI's bundle (dist/cli/, with its worker), not the unbundled dist/src/ the plugin and the API import.
+    expect(packed).toHaveProperty('bin.tripwire', 'dist/cli/bin.js');
+    expect(realpathSync(join(consumer, 'node_modules/.bin/tripwire'))).toBe(realpathSync(join(installed, 'dist/cli/bin.js')));
+    expect(readFileSync(join(installed, 'dist/cli/bin.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(existsSync(join(installed, 'dist/cli/extract-worker.js'))).toBe(true);
     const cli = spawnSync('npx', ['--no', 'tripwire', 'check', '--format', 'json'], { cwd: consumer, encoding: 'utf8', env });
     expect(cli.status, cli.stderr).toBe(1);
     const report: { findings: { ruleId: string; file: string; line: number }[] } = JSON.parse(cli.stdout);
     expect(report.findings.map((f) => `${f.ruleId} ${f.file}:${f.line}`)).toEqual(['no-paid-calls-in-free-tests test/judge.test.ts:1']);
+
+    // Warm, after an edit: the installed bundle starts its extraction worker, which parses the edited script.
+    writeFileSync(join(consumer, 'src/judge.ts'), 'export const judge = (answer: string): boolean => answer.length > 0;\n');
+    const edited = spawnSync('npx', ['--no', 'tripwire', 'check', '--format', 'json', '--stats'], { cwd: consumer, encoding: 'utf8', env });
+    expect(edited.status, edited.stderr).toBe(1);
+    expect(JSON.parse(edited.stdout)).toHaveProperty('summary.stats.facts.workers', { threads: 1, parsed: 1 });
 
     const api = node(`import { check } from 'eslint-plugin-tripwire/api';\nconst { findings } = await check({ cwd: process.cwd(), cache: false });\nconsole.log(JSON.stringify(findings.map((f) => f.ruleId + ' ' + f.file + ':' + f.line)));`, consumer);
     expect(JSON.parse(succeeded(api))).toEqual(['no-paid-calls-in-free-tests test/judge.test.ts:1']);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/version.js';
@@ -38,6 +38,11 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
+const manifest: { bin: { tripwire: string } } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+
+/** The CLI as the package ships it (its `bin`: the bundle, dist/cli/bin.js), relative to the package root; `npm test` builds it first. */
+export const CLI_BIN = manifest.bin.tripwire;
+
 export interface CliRun {
   code: number | null;
   stdout: string;
@@ -45,15 +50,15 @@ export interface CliRun {
 }
 
 /**
- * Spawns the built CLI (`npm test` builds first), as a user or a hook would.
+ * Spawns the built CLI (CLI_BIN, or `bin`: a copy of it), as a user or a hook would.
  * `killAfterMs` is a safety net for a case that used to hang, so that the
  * old code fails the test instead of stalling the suite; never a time limit
  * the test asserts (benchmarks measure speed).
  */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, options: { killAfterMs?: number } = {}): CliRun {
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, options: { killAfterMs?: number; bin?: string } = {}): CliRun {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   delete childEnv.FORCE_COLOR;
-  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/bin.js'), ...args], {
+  const result = spawnSync(process.execPath, [options.bin ?? join(PACKAGE_ROOT, CLI_BIN), ...args], {
     cwd,
     encoding: 'utf8',
     env: childEnv,
