@@ -232,7 +232,11 @@ export interface StoreUnits extends Units {
    * `revive`; null, having done nothing, otherwise.
    */
   resume<T>(revive: () => Revive): T[] | null;
-  /** Notes the order of what the rule returned (Table.plan): each unit's findings whole and in the order it asked for them, or no plan. */
+  /**
+   * Notes the order of what the rule returned (Table.plan): each unit's
+   * findings whole and in the order it asked for them, or no plan; and
+   * charges `recorded` with what the units taken back read, each set once.
+   */
   finish(findings: readonly unknown[]): void;
 }
 
@@ -483,6 +487,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       };
       const counts = { evaluated: 0, reused: 0 };
       const recorded: Recorded<FileProblem> = { resolved: false };
+      /** Of the units taken back that read only their set and their own file, loading each: the sets, and the own files. */
+      const settledSets = new Set<number>();
+      const settledOwn: string[] = [];
       /** The units in the order the rule asked for them, and the unit each finding they gave came from: the plan (finish). */
       const asked: string[] = [];
       const owner = new Map<unknown, string>();
@@ -508,14 +515,20 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         const self = index.get(unit);
         const previous = before?.units.get(unit);
         if (previous && before && holds(unit, previous, context)) {
-          // Neighbouring units share a set: its paths and its place in the new table are found once.
-          let paths = setPaths.get(previous.set);
-          if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
           const own = previous.self && self !== undefined;
-          const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
           if (own) noteId(self);
           const unloaded = previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
-          model.chargedTo(recorded, () => {
+          // Nearly every unit taken back read its set and its own file, loading them all: those are charged once per set (finish).
+          const plain = unloaded === null && previous.other.length === 0 && previous.problems.length === 0 && !previous.partial && !previous.params;
+          if (plain) {
+            settledSets.add(previous.set);
+            if (own) settledOwn.push(unit);
+          }
+          if (!plain) model.chargedTo(recorded, () => {
+            // Neighbouring units share a set: its paths are found once.
+            let paths = setPaths.get(previous.set);
+            if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
+            const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
             model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
             // The files it read through parts are read through the same parts again (the parts that load a script's facts load it),
             // and a family's parameters are this run's too: a verdict kept from these reads must compute such parts again.
@@ -618,6 +631,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         },
         finish(findings: readonly unknown[]): void {
           table.plan = resumable && ordered ? planOf(findings, asked, owner, results) : undefined;
+          const files = [...settledSets].flatMap((set) => (before?.sets[set] ?? []).map((i) => model.files[i] ?? ''));
+          files.push(...settledOwn);
+          model.chargedTo(recorded, () => model.chargeVerdict(files, [], files));
         },
       };
     },
