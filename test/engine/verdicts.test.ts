@@ -58,6 +58,13 @@ async function fresh(dir: string): Promise<Finding[]> {
   return (await run({ cwd: dir, cache: false })).findings;
 }
 
+/** Paid tests whose ids are runEval's first argument, one touchfile map, and only the touchfile rule of the map rules. */
+const TOUCHFILE_CONFIG = JSON.stringify({
+  tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
+  maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
+  rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
+});
+
 const ids = (findings: readonly Finding[]): string[] => findings.map((f) => `${f.ruleId}/${f.messageId} ${f.file}:${f.line}:${f.column}`);
 
 describe('verdicts reused rule by rule', () => {
@@ -350,11 +357,7 @@ describe('verdicts reused unit by unit', () => {
     const runEval = "import { runEval } from './helpers/shared';\n";
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({
-        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
-        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
-        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
-      }),
+      'tripwire.config.json': TOUCHFILE_CONFIG,
       'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/shared.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/shared.ts'],\n};\n",
       'test/helpers/shared.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
       'test/helpers/extra.ts': 'export function extra(name: string): string {\n  return name.trim();\n}\n',
@@ -381,11 +384,7 @@ describe('verdicts reused unit by unit', () => {
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['test/helpers/*'] } } }),
-      'tripwire.config.json': JSON.stringify({
-        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
-        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
-        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
-      }),
+      'tripwire.config.json': TOUCHFILE_CONFIG,
       'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/shared.ts'],\n};\n",
       'test/helpers/shared.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
       'test/support/shared.ts': 'export function runEval(name: string): string {\n  return name.trim();\n}\n',
@@ -466,7 +465,8 @@ describe('verdicts reused unit by unit', () => {
     expect(after.findings).toEqual((await fresh(dir)).filter((finding) => finding.ruleId === rule));
   });
 
-  it('a unit that read files only through parts is taken back while those parts are the same, and computed again when one changes', async () => {
+  /** Shipped pages, a test, and a removed mechanism whose token the reference rule scans every text file for; its runs. */
+  const removedToken = (pages: Record<string, string>) => {
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
       'tripwire.config.json': JSON.stringify({
@@ -474,14 +474,17 @@ describe('verdicts reused unit by unit', () => {
         shipped: { include: ['docs/**/*.md'] },
         removed: [{ id: 'legacy-runner', tokens: ['LEGACY_RUNNER'], why: 'the runner replaced it' }],
       }),
-      'docs/a.md': '# A\n\nRun the suite.\n',
-      'docs/b.md': '# B\n\nSet LEGACY_RUNNER first.\n',
+      ...pages,
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
     temps.push(dir);
     const cache = tempDir();
+    return { dir, units: () => ruleRun(dir, cache, 'no-dangling-references') };
+  };
+
+  it('a unit that read files only through parts is taken back while those parts are the same, and computed again when one changes', async () => {
+    const { dir, units } = removedToken({ 'docs/a.md': '# A\n\nRun the suite.\n', 'docs/b.md': '# B\n\nSet LEGACY_RUNNER first.\n' });
     const rule = 'no-dangling-references';
-    const units = () => ruleRun(dir, cache, rule);
     expect(ids((await units()).findings)).toEqual([`${rule}/removedToken docs/b.md:3:5`]);
 
     // The scan for removed tokens read docs/a.md only for the tokens it names: still none.
@@ -499,20 +502,8 @@ describe('verdicts reused unit by unit', () => {
   });
 
   it("a rule verdict kept from units taken back that read a family of derived parts keeps the family's parameters, so it holds across an edit that leaves those parts the same", async () => {
-    const dir = makeGitRepo({
-      'package.json': '{ "name": "units", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({
-        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'] },
-        shipped: { include: ['docs/**/*.md'] },
-        removed: [{ id: 'legacy-runner', tokens: ['LEGACY_RUNNER'], why: 'the runner replaced it' }],
-      }),
-      'docs/a.md': '# A\n\nRun the suite.\n',
-      'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
-    });
-    temps.push(dir);
-    const cache = tempDir();
+    const { dir, units } = removedToken({ 'docs/a.md': '# A\n\nRun the suite.\n' });
     const rule = 'no-dangling-references';
-    const units = () => ruleRun(dir, cache, rule);
     await units();
     // The rule runs again for the shipped page; the scan for removed tokens is taken back, and the verdict kept from it.
     writeFileSync(join(dir, 'docs/a.md'), '# A\n\nRun the whole suite.\n');
@@ -604,14 +595,11 @@ describe('rules resumed from their plan', () => {
   // A rule that can compute its units alone (TripwireRule.resume) is not run
   // again while what it read besides its units is unchanged: its findings come
   // in the order its plan kept, each unit's taken back or computed again.
-  const paidTests = (): string =>
-    makeGitRepo({
+  /** Two paid tests, each importing a helper of its own that its entry covers; the touchfile rule's runs with one cache. */
+  const paidTests = () => {
+    const dir = makeGitRepo({
       'package.json': '{ "name": "resume", "private": true }\n',
-      'tripwire.config.json': JSON.stringify({
-        tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
-        maps: { touchfiles: [{ file: 'test/touchfiles.ts', export: 'E2E_TOUCHFILES' }] },
-        rules: { 'tiers-cover-paid-tests': 'off', 'global-touchfiles-present': 'off' },
-      }),
+      'tripwire.config.json': TOUCHFILE_CONFIG,
       'test/touchfiles.ts': "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts', 'test/helpers/first.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/second.ts'],\n};\n",
       'test/helpers/first.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
       'test/helpers/second.ts': 'export function runEval(name: string): string {\n  return name;\n}\n',
@@ -619,20 +607,22 @@ describe('rules resumed from their plan', () => {
       'test/e2e-first.test.ts': "import { runEval } from './helpers/first';\nrunEval('first');\n",
       'test/e2e-second.test.ts': "import { runEval } from './helpers/second';\nrunEval('second');\n",
     });
-  const touchfiles = async (dir: string, cache: string) => {
-    const result = await run({ cwd: dir, cacheLocation: cache });
-    const stat = result.stats.rules.find((rule) => rule.id === 'touchfiles-cover-paid-tests');
-    return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
+    temps.push(dir);
+    const cache = tempDir();
+    const touchfiles = async () => {
+      const result = await run({ cwd: dir, cacheLocation: cache });
+      const stat = result.stats.rules.find((rule) => rule.id === 'touchfiles-cover-paid-tests');
+      return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
+    };
+    return { dir, touchfiles };
   };
 
   it('a helper one paid test imports edited: only that test is checked again, without evaluating the maps again', async () => {
-    const dir = paidTests();
-    temps.push(dir);
-    const cache = tempDir();
-    expect((await touchfiles(dir, cache)).findings).toEqual([]);
+    const { dir, touchfiles } = paidTests();
+    expect((await touchfiles()).findings).toEqual([]);
 
     writeFileSync(join(dir, 'test/helpers/first.ts'), "import { extra } from './extra';\nexport function runEval(name: string): string {\n  return extra(name);\n}\n");
-    const after = await touchfiles(dir, cache);
+    const after = await touchfiles();
     expect(after.resumed).toBe(true);
     // The dead-glob unit and the second test's coverage are taken back.
     expect(after.units).toEqual({ evaluated: 1, reused: 2 });
@@ -641,7 +631,7 @@ describe('rules resumed from their plan', () => {
 
     // Resumed again, from the plan the resumed run kept.
     writeFileSync(join(dir, 'test/helpers/second.ts'), "import { extra } from './extra';\nexport function runEval(name: string): string {\n  return extra(name);\n}\n");
-    const again = await touchfiles(dir, cache);
+    const again = await touchfiles();
     expect(again.resumed).toBe(true);
     expect(again.units).toEqual({ evaluated: 1, reused: 2 });
     expect(ids(again.findings)).toEqual(['touchfiles-cover-paid-tests/importUncovered test/e2e-first.test.ts:1:1', 'touchfiles-cover-paid-tests/importUncovered test/e2e-second.test.ts:1:1']);
@@ -649,13 +639,11 @@ describe('rules resumed from their plan', () => {
   });
 
   it('the map edited: what the rule read besides its units changed, so it runs whole', async () => {
-    const dir = paidTests();
-    temps.push(dir);
-    const cache = tempDir();
-    expect((await touchfiles(dir, cache)).findings).toEqual([]);
+    const { dir, touchfiles } = paidTests();
+    expect((await touchfiles()).findings).toEqual([]);
 
     writeFileSync(join(dir, 'test/touchfiles.ts'), "export const E2E_TOUCHFILES = {\n  first: ['test/e2e-first.test.ts'],\n  second: ['test/e2e-second.test.ts', 'test/helpers/second.ts'],\n};\n");
-    const after = await touchfiles(dir, cache);
+    const after = await touchfiles();
     expect(after.resumed).toBe(false);
     expect(ids(after.findings)).toEqual(['touchfiles-cover-paid-tests/importUncovered test/e2e-first.test.ts:1:1']);
     expect(after.findings).toEqual(await fresh(dir));
