@@ -534,13 +534,15 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
             // and a family's parameters are this run's too: a verdict kept from these reads must compute such parts again.
             for (const [kind, params] of previous.params ?? []) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
             if (previous.partial) {
+              const loaded: string[] = [];
               eachPart(previous.partial, (at, combo) => {
                 const path = model.files[at] ?? '';
                 noteId(at);
                 for (const [kind] of combo) model.chargePart(path, kind);
-                if (!unloaded?.has(path)) model.chargeVerdict([], [], [path]);
+                if (!unloaded?.has(path)) loaded.push(path);
                 return true;
               });
+              model.chargeVerdict([], [], loaded);
             }
           });
           for (const [path, id] of previous.other) model.noteOutside(path, id);
