@@ -42,6 +42,8 @@ export interface FactCache<T> {
    * the values are and everything they depend on besides the file's content.
    */
   table(name: string): FactTable;
+  /** Removes a table's files: one no version of the model opens any more. */
+  drop(name: string): void;
 }
 
 /** Values by file path, each held for one content id of that file (its blob id): another id is a miss. */
@@ -87,6 +89,7 @@ function noCache<T>(): FactCache<T> {
     stats,
     file: null,
     table: () => NO_TABLE,
+    drop() {},
   };
 }
 
@@ -237,6 +240,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     }
   }
 
+  const tableFile = (name: string): string => path.join(dir, `${base}.table-${createHash('sha1').update(name).digest('hex').slice(0, 16)}.json`);
   const cache: FactCache<T> = {
     get(key) {
       const value = lookup(key);
@@ -284,8 +288,17 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
     file,
     table(name) {
       let table = tables.get(name);
-      if (!table) tables.set(name, (table = openTable(secret, path.join(dir, `${base}.table-${createHash('sha1').update(name).digest('hex').slice(0, 16)}.json`), `tripwire-facts-table ${base}\0${name}`)));
+      if (!table) tables.set(name, (table = openTable(secret, tableFile(name), `tripwire-facts-table ${base}\0${name}`)));
       return table;
+    },
+    drop(name) {
+      for (const file of [tableFile(name), `${tableFile(name)}.log`]) {
+        try {
+          rmSync(file, { force: true });
+        } catch {
+          // An unusable cache directory: nothing to tidy.
+        }
+      }
     },
   };
   return cache;

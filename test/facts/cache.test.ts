@@ -378,6 +378,24 @@ describe('a fact table', () => {
     expect(second.table('another name').get('test/a.test.ts', 'id-1')).toBeUndefined();
   });
 
+  it('is removed, with its log, when dropped; the other tables stay', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('kept').set('a', 'id-1', 1);
+    for (const file of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) first.table('dropped').set(file, 'id-1', 1);
+    first.save();
+    // A second save with one change of eight appends a log to the dropped table.
+    const second = open(location);
+    second.table('dropped').set('a', 'id-1', 2);
+    second.save();
+    const tables = () => readdirSync(location).filter((name) => name.includes('.table-')).sort();
+    expect(tables()).toHaveLength(3);
+    open(location).drop('dropped');
+    expect(tables()).toHaveLength(1);
+    expect(open(location).table('kept').get('a', 'id-1')).toBe(1);
+    expect(open(location).table('dropped').get('a', 'id-1')).toBeUndefined();
+  });
+
   it('is not written when nothing in it changed', () => {
     const location = tempDir();
     const first = open(location);

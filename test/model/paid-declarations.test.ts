@@ -1,9 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectionOf } from '../../src/analysis/selection.js';
 import { buildModel } from '../../src/engine/index.js';
+import { FACTS_VERSION } from '../../src/model/model.js';
+import { VERSION } from '../../src/version.js';
 import { makeGitRepo } from '../support/repo.js';
 
 // What a paid file declares (its ids, the problems reading them, its self-gates) is
@@ -70,5 +73,21 @@ describe('a map evaluation kept with what it read (RepoModel.stored)', () => {
     writeFileSync(join(cwd, 'test/helpers/base-touchfiles.ts'), "export const BASE = { 'chat-renamed': ['src/chat.ts'] };\n");
     const third = await buildModel({ cwd, cacheLocation, trackReads: true });
     expect(keys(third.model)).toEqual(['chat-renamed test/helpers/base-touchfiles.ts:1', 'chat-long test/helpers/touchfiles.ts:3']);
+  });
+
+  it('has a table of its own, and the one table all stored queries shared before is removed when the cache is saved', async () => {
+    const cwd = makeGitRepo(files);
+    const cacheLocation = mkdtempSync(join(tmpdir(), 'tripwire-stored-'));
+    const shared = `facts-${VERSION}-f${FACTS_VERSION}.table-${createHash('sha1').update('stored queries').digest('hex').slice(0, 16)}.json`;
+    writeFileSync(join(cacheLocation, shared), 'a table of an earlier version');
+    writeFileSync(join(cacheLocation, `${shared}.log`), 'its log');
+    const { model } = await buildModel({ cwd, cacheLocation, trackReads: true });
+    expect(keys(model)).toEqual(['chat-basic test/helpers/base-touchfiles.ts:1', 'chat-long test/helpers/touchfiles.ts:3']);
+    model.saveCache();
+    const tables = readdirSync(cacheLocation).filter((name) => name.includes('.table-'));
+    expect(tables).not.toContain(shared);
+    expect(tables).not.toContain(`${shared}.log`);
+    // The map's evaluation, in its own table.
+    expect(tables.length).toBeGreaterThan(0);
   });
 });
