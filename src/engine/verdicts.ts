@@ -160,8 +160,9 @@ interface Table {
 /**
  * A unit's entry as written: its key (its listing index when it names a
  * listed file, which the state fixes), its set, whether it read its own file
- * (1 or 0), then unloaded, other, findings, problems and context, the trailing
- * empty ones left out.
+ * (1 or 0), then unloaded, other, findings, problems, context, its reads
+ * through parts and their parameters, the trailing empty ones (null, []) left
+ * out.
  */
 type StoredUnit = [
   key: string | number,
@@ -270,16 +271,20 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const snapshotIds = new Map<number, string | null>();
   /** Each part's identity by kind and file, told once per run: the rules that read every test through the same part share them. */
   const digests = new Map<string, Map<string, string | null>>();
-  const digestOfPart = (kind: string, path: string): string | null => {
+  const digestsOf = (kind: string): Map<string, string | null> => {
     let byFile = digests.get(kind);
     if (!byFile) digests.set(kind, (byFile = new Map()));
+    return byFile;
+  };
+  const digestOfPart = (kind: string, path: string): string | null => {
+    const byFile = digestsOf(kind);
     let digest = byFile.get(path);
     if (digest === undefined) byFile.set(path, (digest = model.partDigest(kind, path)));
     return digest;
   };
+  /** A part's identity a stored verdict told and this run confirmed: what a verdict kept from this run's reads takes without computing it. */
   const knownDigest = (kind: string, path: string, digest: string): void => {
-    let byFile = digests.get(kind);
-    if (!byFile) digests.set(kind, (byFile = new Map()));
+    const byFile = digestsOf(kind);
     if (!byFile.has(path)) byFile.set(path, digest);
   };
   /** A part's identity now, its parameters (if any) kept in `params`; null when it has none (the file counts as read whole). */
@@ -303,27 +308,46 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (!partial) return true;
     const snapshot = storedSnapshots.find((candidate) => candidate.state === state);
     if (!snapshot || snapshot.stamp !== partial.stamp) return false;
-    const params = new Map(entry.params);
     const seen: [number, string | null][] = [];
-    let at = 0;
-    for (let i = 0; i < partial.files.length; i++) {
-      at += partial.files[i] ?? 0;
-      const path = model.files[at] ?? '';
+    const same = (at: number, path: string): boolean | null => {
       const then = snapshot.ids[at];
       const now = idOf(path);
       seen.push([at, now]);
-      const parts = partial.combos[partial.parts[i] ?? -1];
-      if (then !== now) {
-        if (then === 0 || then === undefined) return false;
-        if (entry.problems.some((problem) => problem.file === path)) return false;
-        if (!parts?.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest)) return false;
-        if (model.hasProblemIn(path)) return false;
-      }
-      // What each part is now is known (a family's kind names its parameters): a verdict kept from this run's reads tells it without computing it again.
-      for (const [kind, digest] of parts ?? []) knownDigest(kind, path, digest);
-    }
+      return then === now ? true : then === 0 || then === undefined ? null : false;
+    };
+    if (!partsStill(partial, entry.params, entry.problems, same)) return false;
     for (const [i, id] of seen) snapshotIds.set(i, id);
     return true;
+  };
+  /**
+   * Whether the files of `parts` still give what a verdict read of them:
+   * `same` tells whether a file has the content id it had (null: unknown,
+   * which does not hold); one that changed holds while every part is the same
+   * and neither the verdict (`problems`) nor this run recorded a problem in it.
+   * The identity of each part of a file that holds is known from here on.
+   */
+  const partsStill = (parts: Parts, paramsList: readonly [string, unknown][] | undefined, problems: readonly FileProblem[], same: (at: number, path: string) => boolean | null): boolean => {
+    const params = new Map(paramsList);
+    return eachPart(parts, (at, combo) => {
+      const path = model.files[at] ?? '';
+      const unchanged = same(at, path);
+      if (unchanged === null) return false;
+      if (!unchanged && (problems.some((problem) => problem.file === path) || !combo.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest) || model.hasProblemIn(path))) return false;
+      // A family's kind names its parameters: the identity is that of the part as this run would compute it.
+      for (const [kind, digest] of combo) knownDigest(kind, path, digest);
+      return true;
+    });
+  };
+  /** Charges the computation running now with the parts a verdict read, and notes their families' parameters as this run's (a verdict kept from these reads computes such parts again). */
+  const chargeParts = (parts: Parts | null | undefined, paramsList: readonly [string, unknown][] | undefined, visit?: (at: number, path: string) => void): void => {
+    for (const [kind, params] of paramsList ?? []) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
+    if (!parts) return;
+    eachPart(parts, (at, combo) => {
+      const path = model.files[at] ?? '';
+      for (const [kind] of combo) model.chargePart(path, kind);
+      visit?.(at, path);
+      return true;
+    });
   };
   /**
    * The partial reads of a computation, with the identity of each part; a
@@ -390,7 +414,9 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const storedTable = (key: string): Table | undefined => readStore(unitsFile(key), unitsContext(key), secret).tables.find((candidate) => candidate.key === key);
   const kept: Entry[] = [];
   const keptTables: LiveTable[] = [];
-  const pathsOfLoaded = (loaded: readonly (number | string)[]): string[] => loaded.map((at) => (typeof at === 'number' ? (model.files[at] ?? '') : at));
+  /** A file a verdict names by listing index, or by path outside the listing. */
+  const pathOf = (at: number | string): string => (typeof at === 'number' ? (model.files[at] ?? '') : at);
+  const pathsOfLoaded = (loaded: readonly (number | string)[]): string[] => loaded.map(pathOf);
   /** Whether what a rule read besides its units still gives what it read (Entry.preamble). */
   const preambleHolds = (preamble: ReadsEntry): boolean => digestOf(pathsOf(preamble.listed, preamble.other)) === preamble.digest && partsHold(preamble);
   /** A verdict this run found to hold, with its parts in this run's snapshot. */
@@ -466,24 +492,13 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           unchanged.set(entry.set, same);
         }
         const self = index.get(unit);
-        return same && (!entry.self || (self !== undefined && sameId(self))) && entry.other.every(([path, id]) => idOf(path) === id) && (!entry.partial || partsSame(entry, entry.partial));
-      };
-      /**
-       * Whether the files a unit read only through parts still give what it
-       * read: each has the content id it had, or its parts are the same and
-       * neither the unit nor this run recorded a problem in it.
-       */
-      const partsSame = (entry: UnitEntry, partial: Parts): boolean => {
-        const params = new Map(entry.params);
-        return eachPart(partial, (at, combo) => {
-          const path = model.files[at] ?? '';
-          if (!sameId(at)) {
-            if (!before?.ids.has(at) || entry.problems.some((problem) => problem.file === path)) return false;
-            if (!combo.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest) || model.hasProblemIn(path)) return false;
-          }
-          for (const [kind, digest] of combo) knownDigest(kind, path, digest);
-          return true;
-        });
+        // Its files read through parts have their content ids then in the table's ids.
+        return (
+          same &&
+          (!entry.self || (self !== undefined && sameId(self))) &&
+          entry.other.every(([path, id]) => idOf(path) === id) &&
+          (!entry.partial || partsStill(entry.partial, entry.params, entry.problems, (at) => (sameId(at) ? true : before.ids.has(at) ? false : null)))
+        );
       };
       const counts = { evaluated: 0, reused: 0 };
       const recorded: Recorded<FileProblem> = { resolved: false };
@@ -530,20 +545,13 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
             if (paths === undefined) setPaths.set(previous.set, (paths = (before.sets[previous.set] ?? []).map((i) => model.files[i] ?? '')));
             const files = previous.other.length === 0 && !own ? paths : [...paths, ...previous.other.map(([path]) => path), ...(own ? [unit] : [])];
             model.chargeVerdict(files, previous.problems, unloaded === null ? files : files.filter((path) => !unloaded.has(path)));
-            // The files it read through parts are read through the same parts again (the parts that load a script's facts load it),
-            // and a family's parameters are this run's too: a verdict kept from these reads must compute such parts again.
-            for (const [kind, params] of previous.params ?? []) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
-            if (previous.partial) {
-              const loaded: string[] = [];
-              eachPart(previous.partial, (at, combo) => {
-                const path = model.files[at] ?? '';
-                noteId(at);
-                for (const [kind] of combo) model.chargePart(path, kind);
-                if (!unloaded?.has(path)) loaded.push(path);
-                return true;
-              });
-              model.chargeVerdict([], [], loaded);
-            }
+            // The files it read through parts are read through the same parts again (the parts that load a script's facts load it).
+            const loaded: string[] = [];
+            chargeParts(previous.partial, previous.params, (at, path) => {
+              noteId(at);
+              if (!unloaded?.has(path)) loaded.push(path);
+            });
+            model.chargeVerdict([], [], loaded);
           });
           for (const [path, id] of previous.other) model.noteOutside(path, id);
           let set = remapped.get(previous.set);
@@ -602,21 +610,15 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           // Every unit that read a change must be computable from what is kept of its context.
           for (const item of plan) {
             if (item[0] !== 0) continue;
-            const unit = typeof item[1] === 'number' ? (model.files[item[1]] ?? '') : item[1];
+            const unit = pathOf(item[1]);
             const previous = before.units.get(unit);
             if (!previous || (previous.context?.startsWith('#') === true && !holds(unit, previous, previous.context))) return null;
           }
           if (!preambleHolds(preamble)) return null;
           // What the rule read besides its units, charged as if it had read it again.
-          for (const [kind, params] of preamble.params) if (model.paramsOf(kind) === undefined) model.noteParams(kind, params);
           model.chargeVerdict(pathsOf(preamble.listed, preamble.other), preamble.problems, pathsOfLoaded(preamble.loaded));
           for (const path of preamble.other) model.noteOutside(path, idOf(path));
-          if (preamble.partial) {
-            eachPart(preamble.partial, (at, combo) => {
-              for (const [kind] of combo) model.chargePart(model.files[at] ?? '', kind);
-              return true;
-            });
-          }
+          chargeParts(preamble.partial, preamble.params);
           let computeUnit: Revive | null = null;
           const findings: T[] = [];
           for (const item of plan) {
@@ -624,7 +626,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
               findings.push(item[1] as T);
               continue;
             }
-            const unit = typeof item[1] === 'number' ? (model.files[item[1]] ?? '') : item[1];
+            const unit = pathOf(item[1]);
             const context = before.units.get(unit)?.context;
             const given = context?.startsWith('=') === true ? context.slice(1) : undefined;
             findings.push(...of(unit, () => (computeUnit ??= revive())(unit, given) as T[], context));
