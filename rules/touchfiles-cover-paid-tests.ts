@@ -93,8 +93,9 @@ export default createRule({
     }
     const unitFindings = unitsOf(model, closure);
     // One unit for every glob: whether one matches a file is a question about the listing, asked again only in another.
-    const globs = JSON.stringify(selection.touchfiles.flatMap((entry) => entry.globs));
-    findings.push(...units.of(DEAD_GLOBS, () => unitFindings(DEAD_GLOBS, globs), globs));
+    const globs = selection.touchfiles.flatMap((entry) => entry.globs);
+    // Computed from the globs at hand: at 10k their JSON is megabytes, not parsed back here.
+    findings.push(...units.of(DEAD_GLOBS, () => deadGlobs(model, globs), JSON.stringify(globs)));
 
     // Globals that could not be read (reported once, by global-touchfiles-present) may cover any module: no coverage claim rests on them.
     if (selection.globalsComplete === false) return findings;
@@ -128,6 +129,10 @@ export default createRule({
 /** The key of the unit that checks every glob of the maps. */
 const DEAD_GLOBS = '\0dead globs';
 
+function deadGlobs(model: RepoModel, globs: readonly Located<string>[]): RuleFinding<MessageIds>[] {
+  return globs.flatMap((glob) => deadGlob(model, glob) ?? []);
+}
+
 /**
  * One unit's findings from its key and its context alone: the dead globs
  * (the context lists them), or the coverage of one paid test file (the
@@ -135,7 +140,7 @@ const DEAD_GLOBS = '\0dead globs';
  */
 function unitsOf(model: RepoModel, closure: TestClosure): (unit: string, context: string | undefined) => RuleFinding<MessageIds>[] {
   return (unit, context = '') => {
-    if (unit === DEAD_GLOBS) return (JSON.parse(context) as Located<string>[]).flatMap((glob) => deadGlob(model, glob) ?? []);
+    if (unit === DEAD_GLOBS) return deadGlobs(model, JSON.parse(context) as Located<string>[]);
     const newline = context.indexOf('\n');
     const [globals, withClosure] = JSON.parse(context.slice(0, newline)) as [string[], boolean];
     const ids = (JSON.parse(context.slice(newline + 1)) as [string, Located<string>['loc'], string[]][]).map(([id, loc, patterns]) => ({ id, loc, patterns }));
