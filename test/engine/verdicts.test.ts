@@ -1,7 +1,6 @@
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/project.js';
 import { run } from '../../src/engine/run.js';
 import { openVerdicts } from '../../src/engine/verdicts.js';
@@ -13,6 +12,7 @@ import type { Finding } from '../../src/types.js';
 import { VERSION } from '../../src/version.js';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { git, makeGitRepo } from '../support/repo.js';
+import { temporaryDirs } from '../support/temp.js';
 
 // Issue 18: a rule whose inputs did not change since a run stored its verdict
 // is not evaluated again (src/engine/verdicts.ts). Its inputs are the model's
@@ -21,20 +21,11 @@ import { git, makeGitRepo } from '../support/repo.js';
 // itself (run), not the CLI's whole-run result cache, and compares with a run
 // that uses no cache at all.
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tripwire-verdicts-'));
-  temps.push(dir);
-  return dir;
-}
+const { tempDir, track } = temporaryDirs('verdicts');
 
 function demo(): string {
   const dir = fixtureRepo('demo');
-  temps.push(dir);
+  track(dir);
   return dir;
 }
 
@@ -365,7 +356,7 @@ describe('verdicts reused unit by unit', () => {
       'test/e2e-first.test.ts': `${runEval}runEval('first');\nrunEval('unmapped');\n`,
       'test/e2e-second.test.ts': `${runEval}runEval('second');\n`,
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const rule = 'touchfiles-cover-paid-tests';
     const units = () => ruleRun(dir, cache, rule);
@@ -391,7 +382,7 @@ describe('verdicts reused unit by unit', () => {
       // An id with no entry: its fix asks for the test's closure before the coverage check does.
       'test/e2e-first.test.ts': "import { runEval } from '@h/shared';\nrunEval('first');\nrunEval('unmapped');\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const rule = 'touchfiles-cover-paid-tests';
     const units = () => ruleRun(dir, cache, rule);
@@ -414,7 +405,7 @@ describe('verdicts reused unit by unit', () => {
       'test/replay.test.ts': "import { test } from 'vitest';\ntest('replays', () => 1);\n",
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const rule = 'no-test-carve-outs';
     const units = () => ruleRun(dir, cache, rule);
@@ -450,7 +441,7 @@ describe('verdicts reused unit by unit', () => {
       'docs/other.md': '# Other\n\nSee [the guide](guide.md).\n',
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const rule = 'no-dangling-references';
     const units = () => ruleRun(dir, cache, rule);
@@ -477,7 +468,7 @@ describe('verdicts reused unit by unit', () => {
       ...pages,
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     return { dir, units: () => ruleRun(dir, cache, 'no-dangling-references') };
   };
@@ -525,7 +516,7 @@ describe('verdicts reused unit by unit', () => {
       'test/second.test.ts': "import { test } from 'vitest';\nimport { second } from '../src/second';\ntest('second', () => second());\n",
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const rule = 'no-paid-calls-in-free-tests';
     const units = () => ruleRun(dir, cache, rule);
@@ -571,7 +562,7 @@ describe('verdicts reused unit by unit', () => {
       'test/other.test.ts': "import { test } from 'vitest';\ntest('other', () => 1);\n",
       'test/e2e-live.test.ts': "import { test } from 'vitest';\ntest('live', () => 1);\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const units = async () => {
       const result = await run({ cwd: dir, cacheLocation: cache });
@@ -607,7 +598,7 @@ describe('rules resumed from their plan', () => {
       'test/e2e-first.test.ts': "import { runEval } from './helpers/first';\nrunEval('first');\n",
       'test/e2e-second.test.ts': "import { runEval } from './helpers/second';\nrunEval('second');\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const touchfiles = async () => {
       const result = await run({ cwd: dir, cacheLocation: cache });

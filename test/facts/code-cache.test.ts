@@ -1,26 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/version.js';
+import { temporaryDirs } from '../support/temp.js';
 
 // The compiler's compiled code is kept between runs (src/parse/typescript.ts,
 // useCodeCache) in the user's cache directory, sealed with the user's key like
 // every cache: compiled code is code. Each case loads the compiler in a fresh
 // process (once loaded, it stays), with its own XDG_CACHE_HOME.
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function xdg(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tripwire-code-cache-'));
-  temps.push(dir);
-  return dir;
-}
+const { tempDir: xdg } = temporaryDirs('code-cache');
 
 /** Loads the built compiler in a new process, parses one file, and says what became of the compiled code. */
 function load(home: string, on = true): { state: string; statements: number } {

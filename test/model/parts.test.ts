@@ -1,27 +1,18 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envUses } from '../../src/analysis/seams.js';
 import { buildModel } from '../../src/engine/project.js';
 import { run } from '../../src/engine/run.js';
 import { flatten, ReadLog } from '../../src/model/reads.js';
 import { makeGitRepo } from '../support/repo.js';
+import { temporaryDirs } from '../support/temp.js';
 
 // Issue 18, item 2: a computation that read a file only through parts of it
 // (the env vars it sets and reads, say) depends on those parts, not on the
 // whole file; a stored verdict holds while they are the same.
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tripwire-parts-'));
-  temps.push(dir);
-  return dir;
-}
+const { tempDir, track } = temporaryDirs('parts');
 
 /** A repository whose shipped code reads ACME_REPLAY_DIR and whose one test (`test`, its text) does not set it unless told to. */
 function replayRepo(config: Record<string, unknown> = {}, test = "import { test } from 'vitest';\ntest('replays', () => 1);\n"): string {
@@ -31,7 +22,7 @@ function replayRepo(config: Record<string, unknown> = {}, test = "import { test 
     'src/replay.ts': 'export const replayDir = process.env.ACME_REPLAY_DIR;\n',
     'test/replay.test.ts': test,
   });
-  temps.push(dir);
+  track(dir);
   return dir;
 }
 
@@ -100,7 +91,7 @@ describe('reads through parts', () => {
       'tripwire.config.json': JSON.stringify({ tests: { include: ['test/**/*.test.ts'] } }),
       'test/env.test.ts': "process.env.ACME_FAKE = '1';\n",
     });
-    temps.push(dir);
+    track(dir);
     const { model } = await buildModel({ cwd: dir, cacheLocation: tempDir(), trackReads: true });
     const { value, reads } = model.recorded(() => envUses(model, 'test/env.test.ts'));
     expect(value.map((use) => [use.name, use.op])).toEqual([['ACME_FAKE', 'set']]);
@@ -189,7 +180,7 @@ describe('verdicts over parts', () => {
       'test/helpers/util.ts': 'export const util = 1;\n',
       'test/app.test.ts': "import { util } from './helpers/util';\nexport const used = util;\n",
     });
-    temps.push(dir);
+    track(dir);
     const cache = tempDir();
     const dangling = async () => {
       const result = await run({ cwd: dir, cacheLocation: cache });
