@@ -11,6 +11,7 @@ import { configures, declaresWorkspaces, findRoot, findWorkspaceRoot } from '../
 import { UsageError } from '../errors.js';
 import { cacheDirectory, type FactCache } from '../facts/cache.js';
 import type { CachedFacts } from '../facts/types.js';
+import { saveFactCache } from '../model/model.js';
 import { cacheRefusal } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { memberDirs, packageDirs, workspaceGlobs } from '../repo/workspaces.js';
@@ -90,7 +91,7 @@ export async function runChecks(options: WorkspaceOptions): Promise<RunResult> {
       if (!covers(resolve(options.cwd, path), runs.map((r) => join(root, r.dir)))) throw new UsageError(`path '${path}' names no file tripwire checks: it lies in no package checked${asked.length > 0 ? ` (--workspace ${asked.join(',')})` : ''}`);
     }
   }
-  for (const cache of factCaches.values()) cache.save((id) => runs.some((r) => r.result.model.liveContent(id)));
+  for (const cache of factCaches.values()) saveFactCache(cache, (id) => runs.some((r) => r.result.model.liveContent(id)));
   return merge(root, runs);
 }
 

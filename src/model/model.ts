@@ -181,8 +181,15 @@ function isStoredQuery(value: unknown): value is StoredQuery {
   return typeof value === 'object' && value !== null && 'files' in value && Array.isArray(value.files) && 'loaded' in value && Array.isArray(value.loaded) && 'problems' in value && Array.isArray(value.problems) && 'value' in value;
 }
 
-/** The table every stored query was kept in before each had a table of its own: removed when a run saves the cache. */
-const SHARED_STORED_QUERIES = 'stored queries';
+/**
+ * Saves a fact cache with the entries `live` keeps (FactCache.save) and
+ * removes the tables no run opens any more: the one every stored query was
+ * kept in before each had its own (the maps' evaluation made it megabytes).
+ */
+export function saveFactCache(cache: FactCache<CachedFacts>, live: (id: string) => boolean): void {
+  cache.save(live);
+  cache.drop('stored queries');
+}
 
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 /** Key of the model at the merge base in the per-run memo table. */
@@ -1200,9 +1207,7 @@ export class RepoModel {
 
   /** Writes this model's fact cache, keeping the entries made from content still in the listing (FactCache.save). */
   saveCache(): void {
-    this.cache?.save((id) => this.liveContent(id));
-    // Every stored query shared one table before each had its own (the maps' evaluation made it megabytes).
-    this.cache?.drop(SHARED_STORED_QUERIES);
+    if (this.cache) saveFactCache(this.cache, (id) => this.liveContent(id));
   }
 
   /**
