@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { PAID_ENV } from '../../src/vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
-import type { RepoModel } from '../../src/model/model.js';
+import { definePart, type RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses, testAreas } from '../../src/analysis/seams.js';
 import { codeIdentifiers, subLoc, textRuns } from '../../src/analysis/text-scan.js';
 import { isScriptFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-kinds.js';
@@ -26,6 +26,10 @@ function exportNames(facts: FileFacts | null): Set<string> {
   names.delete('default');
   return names;
 }
+
+// The names a script exports now, as a part of its facts: a staged edit to a helper that removes no export leaves
+// what the diff removed the same, and the rule's verdict holds (the diff itself is the same while the same paths change).
+const EXPORT_NAMES = definePart('export-names', (facts) => [...exportNames(facts)]);
 
 function envReads(path: string, facts: FileFacts | null, text: string | null): Map<string, number> {
   const reads = new Map<string, number>();
@@ -151,16 +155,16 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
   const removedExports = new Map<string, string[]>();
   for (const change of diff.changes) {
     if ((change.status !== 'modified' && change.status !== 'renamed') || !isScriptFile(change.path)) continue;
-    const now = model.facts(change.path);
+    const now = EXPORT_NAMES(model, change.path);
     // A file that cannot be read now (too large, unreadable: its own finding) exports what it exports; nothing is known removed.
     if (now === null) continue;
     const before = exportNames(model.oldFacts(change.oldPath ?? change.path));
-    const after = exportNames(now);
+    const after = new Set(now);
     const removed = [...before].filter((name) => !after.has(name));
     if (removed.length > 0) removedExports.set(change.path, removed);
   }
   if (removedExports.size > 0) {
-    const exported = new Set(scripts.flatMap((file) => [...exportNames(model.facts(file))]));
+    const exported = new Set(scripts.flatMap((file) => EXPORT_NAMES(model, file) ?? []));
     const orphaned = new Map<string, string>();
     for (const script of scripts) {
       for (const fact of model.facts(script)?.imports ?? []) {

@@ -496,15 +496,19 @@ export class RepoModel {
   /**
    * A file access answered from memory: the first time, its reads are
    * recorded; afterwards they are replayed, so each computation that asks is
-   * charged with the file and the problems reading it recorded.
+   * charged with the file (`as`: whole, or through the part `kind`; nothing
+   * of it for what the path held at the merge base, which is the diff's) and
+   * the problems reading it recorded.
    */
-  private access<T>(kind: string, file: string, compute: () => T, part = false): T {
+  private access<T>(kind: string, file: string, compute: () => T, as: 'file' | 'part' | 'base' = 'file'): T {
     if (!this.tracking) return compute();
     let byFile = this.accessReads.get(kind);
     if (!byFile) this.accessReads.set(kind, (byFile = new Map()));
+    const part = as === 'part';
     // A part (factPart, markdownPart, derived) is read as that part: what computing it read of the file is the part's input.
+    // What a path held at the merge base is the diff's (DIFF, noted by the caller), not the file's as it is now.
     if (part) this.log.part(file, kind);
-    else this.log.file(file);
+    else if (as === 'file') this.log.file(file);
     const known = byFile.get(file);
     if (known !== undefined) {
       if (known !== null) this.replay(known);
@@ -809,14 +813,14 @@ export class RepoModel {
    */
   factPart<T>(file: string, name: string, project: (facts: FileFacts) => T, kept: (value: T) => boolean = () => true): T | null {
     if (!this.tracking) return this.loadPart('script', file, name, project, kept);
-    const value = this.access(`part ${name}`, file, () => this.loadPart('script', file, name, project, kept), true);
+    const value = this.access(`part ${name}`, file, () => this.loadPart('script', file, name, project, kept), 'part');
     if (value !== null) this.log.loaded(file);
     return value;
   }
 
   /** factPart for the facts of a Markdown file (whose facts count as no script's: nothing is loaded). Null where markdownFacts() is. */
   markdownPart<T>(file: string, name: string, project: (facts: MarkdownFacts) => T): T | null {
-    return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true), true);
+    return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true), 'part');
   }
 
   private loadPart<T, F extends FileFacts | MarkdownFacts>(kind: F['kind'], file: string, name: string, project: (facts: F) => T, kept: (value: T) => boolean): T | null {
@@ -939,7 +943,7 @@ export class RepoModel {
   /** With `--base`: pinnedFacts() of a changed script file as it was at the merge base. */
   oldPinnedFacts(path: string): PinnedFacts | null {
     if (this.tracking) this.log.file(DIFF);
-    return this.access('old pinned', path, () => this.loadOldPinnedFacts(path));
+    return this.access('old pinned', path, () => this.loadOldPinnedFacts(path), 'base');
   }
 
   private loadOldPinnedFacts(path: string): PinnedFacts | null {
@@ -953,7 +957,7 @@ export class RepoModel {
   /** With `--base`: the text a changed file had at the merge base (by its path there); null otherwise. */
   oldText(path: string): string | null {
     if (this.tracking) this.log.file(DIFF);
-    return this.access('old text', path, () => this.readOldText(path));
+    return this.access('old text', path, () => this.readOldText(path), 'base');
   }
 
   private readOldText(path: string): string | null {
@@ -966,7 +970,7 @@ export class RepoModel {
   /** With `--base`: the facts of a changed script file as it was at the merge base. */
   oldFacts(path: string): FileFacts | null {
     if (this.tracking) this.log.file(DIFF);
-    return this.access('old facts', path, () => this.loadOldFacts(path));
+    return this.access('old facts', path, () => this.loadOldFacts(path), 'base');
   }
 
   private loadOldFacts(path: string): FileFacts | null {
@@ -1047,7 +1051,7 @@ export class RepoModel {
    * when the file cannot be read.
    */
   derived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
-    return this.access(`derived ${purpose}`, file, () => this.loadDerived(file, purpose, compute), true);
+    return this.access(`derived ${purpose}`, file, () => this.loadDerived(file, purpose, compute), 'part');
   }
 
   private loadDerived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {

@@ -205,6 +205,27 @@ describe('verdicts reused rule by rule', () => {
     expect(after.findings).toEqual((await run({ cwd: dir, cache: false, base: 'HEAD' })).findings);
   });
 
+  it('with --staged, an edit that removes nothing leaves the reference rule standing; one that removes an export still imported does not', async () => {
+    const dir = demo();
+    const path = 'test/helpers/oracle.ts';
+    const helper = join(dir, path);
+    const original = readFileSync(helper, 'utf8');
+    const cache = tempDir();
+    const staged = async (text: string): Promise<{ findings: Finding[]; reused: string[] }> => {
+      writeFileSync(helper, text);
+      git(dir, 'add', path);
+      const result = await run({ cwd: dir, cacheLocation: cache, staged: true });
+      expect(result.findings).toEqual((await run({ cwd: dir, cache: false, staged: true })).findings);
+      return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id) };
+    };
+    await staged(`${original}\nexport const STAGED_EDIT = 'first';\n`);
+    // The same path changed, another text: what the diff removed (no export, no env read, no flag) is the same.
+    expect((await staged(`${original}\nexport const STAGED_EDIT = 'second';\n`)).reused).toContain('no-dangling-references');
+    const removed = await staged(original.replace('export async function compareToOracle', 'export async function compareWithOracle'));
+    expect(removed.reused).not.toContain('no-dangling-references');
+    expect(ids(removed.findings)).toContain('no-dangling-references/removedExportImport test/oracle.test.ts:3:1');
+  });
+
   it("tripwire's own checks are stored too, under the configuration's bytes: reformatting it moves their findings", async () => {
     const dir = demo();
     const config = join(dir, 'tripwire.config.json');
