@@ -1,58 +1,29 @@
 import { AheadExtraction, type PreparedWorker } from '../facts/ahead.js';
-import { BATCH, ExtractionPool, threadsFor, type Concurrency } from '../facts/pool.js';
+import { BATCH, threadsFor, type Concurrency } from '../facts/pool.js';
+import { SharedExtraction } from '../facts/shared.js';
 import type { RepoModel } from '../model/model.js';
-
-export interface PrefetchStats {
-  /** Worker threads started. */
-  workers: number;
-  /** Scripts whose facts a worker extracted. */
-  byWorkers: number;
-}
+import { testAreas } from '../analysis/seams.js';
 
 /**
- * A cold run's facts, extracted ahead on several threads: the rules ask for
- * them one file at a time, on the main thread. Wave by wave: the files the
- * check starts from (RepoModel.checkRoots), then the local modules the
- * scripts of the last wave import, once the first wave held enough scripts
- * the fact cache lacks to be worth the threads (threadsFor). What is not
- * prefetched is extracted when asked, as before; nothing is recorded here
- * (a parse error, a file too large is recorded when a rule reads the file),
- * so the findings are those of a run without it.
+ * A cold run's scripts, shared out between the main thread and worker
+ * threads while the rules run (SharedExtraction): the files the check starts
+ * from (RepoModel.checkRoots) and the scripts of the test areas (the
+ * carve-out rule's vocabulary reads every one of them: in a monorepo with
+ * examples, most of its scripts), once they hold enough scripts the fact
+ * cache lacks to be worth the threads (threadsFor). A module only they import
+ * is extracted on the main thread when a rule asks for it, as is every script
+ * without workers; nothing is recorded here (a parse error, a file too large
+ * is recorded when a rule reads the file), so the findings are those of a run
+ * without it.
  */
-export async function prefetchFacts(model: RepoModel, concurrency: Concurrency): Promise<PrefetchStats> {
-  const stats: PrefetchStats = { workers: 0, byWorkers: 0 };
-  if (concurrency === 'off') return stats;
-  let wave = model.checkRoots();
-  const seen = new Set(wave);
-  let pool: ExtractionPool | undefined;
-  try {
-    while (wave.length > 0) {
-      const scripts = model.scriptsToExtract(wave);
-      // The first wave decides whether threads are worth it; later waves use the pool while there is one.
-      const threads = threadsFor(concurrency, scripts.length);
-      if (pool === undefined && threads > 1) pool = new ExtractionPool(model.extractionCalls(), threads);
-      if (pool === undefined || scripts.length === 0) break;
-      const { facts, byWorkers } = await pool.extract(scripts);
-      stats.byWorkers += byWorkers;
-      const next: string[] = [];
-      for (const { file, text } of scripts) {
-        const extracted = facts.get(file);
-        if (!extracted) continue;
-        model.offerFacts(file, text, extracted);
-        for (const fact of extracted.imports) {
-          const target = model.resolve(file, fact.specifier);
-          if (target.kind !== 'file' || seen.has(target.path)) continue;
-          seen.add(target.path);
-          next.push(target.path);
-        }
-      }
-      wave = next;
-    }
-  } finally {
-    stats.workers = pool?.started ?? 0;
-    await pool?.close();
-  }
-  return stats;
+export function shareExtraction(model: RepoModel, concurrency: Concurrency): SharedExtraction | null {
+  if (concurrency === 'off') return null;
+  const areas = testAreas(model);
+  const scripts = model.scriptsToExtract(new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]));
+  const threads = threadsFor(concurrency, scripts.length);
+  const shared = threads > 1 ? SharedExtraction.start(model.extractionCalls(), scripts, threads - 1) : null;
+  if (shared) model.extractingAhead(shared);
+  return shared;
 }
 
 /**

@@ -14,7 +14,7 @@ import { selectRules } from './rule-set.js';
 import { evaluate } from './evaluate.js';
 import { assertSomethingToCheck, assertPathsListed, narrow } from './narrow.js';
 import { applyBaselineStep } from './baseline-step.js';
-import { extractChangedAhead, prefetchFacts } from './prefetch.js';
+import { extractChangedAhead, shareExtraction } from './prefetch.js';
 import { cacheDirectory } from '../facts/cache.js';
 import { openVerdicts } from './verdicts.js';
 import { cacheSecret } from '../util/cache-secret.js';
@@ -31,11 +31,11 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   if (options.staged !== true) assertPathsListed(model, options.paths, options.cwd);
   const selected = selectRules(model.config, options.rules, configPath);
   const rules: RuleTime[] = [];
-  // A cold run extracts ahead, on several threads, the facts the rules are about to ask for one by one.
   const prefetchStarted = performance.now();
   // A warm run parses its few changed scripts on a worker while the main thread goes on.
   const early = extractChangedAhead(model, options.concurrency, options.staged === true, options.aheadWorker ?? null);
-  const ahead = await prefetchFacts(model, options.concurrency ?? 'off');
+  // A cold run shares its scripts out between the main thread and workers while the rules run.
+  const shared = early === null ? shareExtraction(model, options.concurrency ?? 'off') : null;
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.
@@ -45,6 +45,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     evaluated = evaluate(model, selected, configPath, { rules, ...(options.progress && { progress: options.progress }) }, verdicts);
   } finally {
     await early?.close();
+    await shared?.close();
   }
   const { findings, suppressed } = evaluated;
   const factsMs = model.stats.factsMs - factsBefore;
@@ -80,7 +81,7 @@ export async function run(options: CheckOptions): Promise<RunResult> {
     rulesRun: selected.map((s) => s.rule),
     outsideInputs: outsideInputs(model),
     cacheRefused,
-    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read, ...(ahead.workers > 0 && { workers: { threads: ahead.workers, parsed: ahead.byWorkers } }), ...(early && { workers: { threads: 1, parsed: early.answered } }) } },
+    stats: { phases: watch.phases, rules, facts: { parsed: model.stats.parsed, cached: model.stats.cached, read: model.stats.read, ...(shared && { workers: { threads: shared.threads, parsed: shared.taken } }), ...(early && { workers: { threads: 1, parsed: early.answered } }) } },
   };
 }
 

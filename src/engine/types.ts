@@ -33,7 +33,7 @@ export interface CheckOptions {
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
-  /** Threads that extract the facts the cache lacks, the main one included (default `off`; see facts/pool.ts). */
+  /** Threads that extract the facts the cache lacks, the main one included (default `off`; see facts/shared.ts). */
   concurrency?: Concurrency;
   /** Told of each phase and each file's facts (a terminal's progress line). */
   progress?: Progress;

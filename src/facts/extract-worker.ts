@@ -1,11 +1,13 @@
-// A worker thread of the extraction pool (pool.ts): it receives scripts in
-// batches and answers with their facts, extracted by the same code as on the
-// main thread. It reads no file and writes none: the main thread reads the
-// texts (with the model's limits and overlays) and owns the fact cache.
+// A worker thread that extracts scripts' facts with the same code as the
+// main thread: the scripts of a shared extraction (shared.ts), claimed one by
+// one, or a batch a warm run gives it ahead (ahead.ts). It reads no file and
+// writes none: the main thread reads the texts (with the model's limits and
+// overlays) and owns the fact cache.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
 import type { ExtractRequest, ExtractResponse } from './pool.js';
 import { ANSWERED, STARTED } from './ahead.js';
+import { BY_WORKER, FREE, type ClaimAnswer, type ClaimRequest } from './shared.js';
 import { loadTypeScript, useCodeCache } from '../parse/typescript.js';
 
 const port = parentPort;
@@ -20,7 +22,11 @@ if (signal) {
   Atomics.store(signal, 0, STARTED);
   Atomics.notify(signal, 0);
 }
-port.on('message', (request: ExtractRequest) => {
+port.on('message', (request: ExtractRequest | ClaimRequest) => {
+  if ('claims' in request) {
+    claimAll(request, ahead?.answerPort ?? port);
+    return;
+  }
   let response: ExtractResponse;
   try {
     response = { facts: request.scripts.map(({ file, text }) => extractScriptFacts(file, text, { calls: request.calls })) };
@@ -36,3 +42,27 @@ port.on('message', (request: ExtractRequest) => {
     port.postMessage(response);
   }
 });
+
+/**
+ * A shared extraction (shared.ts): the scripts from the last one down, each
+ * that nobody has claimed yet, answered one by one on the answer port, with
+ * the count of answers raised after each so that a main thread waiting for
+ * one wakes.
+ */
+function claimAll({ calls, scripts, claims }: ClaimRequest, answers: MessagePort): void {
+  const flags = new Int32Array(claims);
+  for (let i = scripts.length - 1; i >= 0; i--) {
+    const script = scripts[i];
+    if (script === undefined || Atomics.compareExchange(flags, 1 + i, FREE, BY_WORKER) !== FREE) continue;
+    let answer: ClaimAnswer;
+    try {
+      answer = { index: i, facts: extractScriptFacts(script.file, script.text, { calls }) };
+    } catch (error) {
+      // The main thread extracts it itself and meets the same error where it always did.
+      answer = { index: i, error: error instanceof Error ? error.message : String(error) };
+    }
+    answers.postMessage(answer);
+    Atomics.add(flags, 0, 1);
+    Atomics.notify(flags, 0);
+  }
+}

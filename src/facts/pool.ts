@@ -1,7 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
-import { extractScriptFacts } from './extract-script.js';
-import { usesCodeCache } from '../parse/typescript.js';
 import type { FileFacts } from './types.js';
 
 /** How many scripts one message carries: enough that messaging is a small part of a batch, few enough to share the work evenly. */
@@ -72,95 +70,4 @@ export function workerExecArgv(): string[] {
     else if (!/^--(?:input-type|eval|print)=/.test(arg)) out.push(arg);
   }
   return out;
-}
-
-export interface PoolResult {
-  /** The facts of the scripts extracted, by file. A batch a worker failed on is missing: the caller extracts those itself. */
-  facts: Map<string, FileFacts>;
-  /** Scripts whose facts a worker extracted. */
-  byWorkers: number;
-}
-
-/**
- * Extracts facts on `threads` threads: `threads - 1` worker threads, started
- * on first use and kept until close(), and the main one, which takes a batch
- * whenever it is free. The facts are those the main thread would extract (the
- * same code on the same text); only the thread differs. Nothing is read or
- * written here.
- */
-export class ExtractionPool {
-  private readonly workers: Worker[] = [];
-  private readonly broken = new Set<Worker>();
-
-  constructor(
-    private readonly calls: readonly string[],
-    private readonly threads: number,
-  ) {}
-
-  /** Worker threads started so far. */
-  get started(): number {
-    return this.workers.length;
-  }
-
-  async extract(scripts: readonly Script[]): Promise<PoolResult> {
-    const facts = new Map<string, FileFacts>();
-    const batches: Script[][] = [];
-    for (let i = 0; i < scripts.length; i += BATCH) batches.push(scripts.slice(i, i + BATCH));
-    let next = 0;
-    const take = (): Script[] | undefined => batches[next++];
-    let byWorkers = 0;
-    const url = workerUrl();
-    while (url !== null && this.workers.length < Math.min(this.threads - 1, batches.length)) {
-      const worker = startWorker(url, { codeCache: usesCodeCache() });
-      if (worker === null) break;
-      this.workers.push(worker);
-    }
-    const finished = this.workers
-      .filter((worker) => !this.broken.has(worker))
-      .map(
-        (worker) =>
-          new Promise<void>((resolve) => {
-            let pending: Script[] | undefined;
-            const settle = (): void => {
-              worker.off('message', answer);
-              worker.off('error', fail);
-              worker.off('exit', fail);
-              resolve();
-            };
-            // A worker that fails takes nothing more; its batch is left to the caller.
-            const fail = (): void => {
-              this.broken.add(worker);
-              settle();
-            };
-            const send = (): void => {
-              pending = take();
-              if (pending === undefined) settle();
-              else worker.postMessage({ calls: this.calls, scripts: pending } satisfies ExtractRequest);
-            };
-            const answer = (response: ExtractResponse): void => {
-              const batch = pending ?? [];
-              if ('facts' in response && response.facts.length === batch.length) {
-                batch.forEach((script, index) => facts.set(script.file, response.facts[index] as FileFacts));
-                byWorkers += batch.length;
-              }
-              send();
-            };
-            worker.on('message', answer);
-            worker.once('error', fail);
-            worker.once('exit', fail);
-            send();
-          }),
-      );
-    // The main thread works too, a batch at a time, and yields between batches so that the workers' answers come in.
-    for (let batch = take(); batch !== undefined; batch = take()) {
-      for (const { file, text } of batch) facts.set(file, extractScriptFacts(file, text, { calls: this.calls }));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await Promise.all(finished);
-    return { facts, byWorkers };
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
-  }
 }

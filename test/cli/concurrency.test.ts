@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from '../../src/version.js';
 import { CLI_BIN, git, runCli, writeFiles } from '../support/repo.js';
 
 // --concurrency: the facts the cache lacks are extracted on several threads
-// (engine/prefetch.ts, facts/pool.ts). Whatever the number of threads, the
+// (engine/prefetch.ts, facts/shared.ts). Whatever the number of threads, the
 // report is the one the main thread alone gives. Speed is the benchmarks'
 // business (bench/), never asserted here.
 
