@@ -366,7 +366,7 @@ function documentedNames(model: RepoModel, areas: TestAreas, shipped: ReadonlySe
   for (const file of model.files) {
     const markdown = isMarkdownFile(file);
     if (areas.isTestOnly(file) || !(markdown || shipped.has(file))) continue;
-    const text = model.text(file, false);
+    const text = model.text(file);
     if (text === null) continue;
     const prose = markdown && !shipped.has(file);
     // Each candidate is looked for where it occurs (a native search), not by tokenizing every identifier of every file.

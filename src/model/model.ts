@@ -258,8 +258,6 @@ export class RepoModel {
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
-  /** Facts extracted on another thread (engine/prefetch.ts), with the text they were extracted from: taken by extract(). */
-  private readonly offered = new Map<string, { text: string; facts: FileFacts }>();
   private ahead: { take(file: string, text: string): FileFacts | undefined } | null = null;
   /** Reads done ahead for scriptsToExtract: text() takes them as its own read, and records what it would have. */
   private readonly readAhead = new Map<string, BoundedRead>();
@@ -631,14 +629,15 @@ export class RepoModel {
 
   /**
    * The file's text, or null when it cannot be read or is larger than
-   * limits.maxFileBytes (recorded as a problem, once); kept for the run
-   * unless `keep` is false.
+   * limits.maxFileBytes (recorded as a problem, once); kept for the run: the
+   * whole-repository scans read each text file again (the tokens, commands
+   * and globs it names), and a read costs more than the text's memory.
    */
-  text(file: string, keep = true): string | null {
-    return this.tracking ? this.access('text', file, () => this.readText(file, keep)) : this.readText(file, keep);
+  text(file: string): string | null {
+    return this.tracking ? this.access('text', file, () => this.readText(file)) : this.readText(file);
   }
 
-  private readText(file: string, keep: boolean): string | null {
+  private readText(file: string): string | null {
     const oversized = this.oversized.get(file);
     if (oversized !== undefined) {
       this.tooLarge(file, oversized);
@@ -665,10 +664,8 @@ export class RepoModel {
     if (read.ok) text = read.bytes.toString('utf8');
     else if (read.tooLarge) this.tooLarge(file, read.size);
     else this.addProblem({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
-    // A failure is kept so that it is reported once; a text read only to derive
-    // facts is not (`keep` false): holding every file's text costs more memory
-    // than the facts, and nothing reads it again.
-    if (keep || text === null) this.textMemo.set(file, text);
+    // A failure is kept too, so that it is reported once.
+    this.textMemo.set(file, text);
     if (!this.fileSet.has(file)) this.outsideReads.set(file, text === null ? null : blobId(text));
     return text;
   }
@@ -875,7 +872,7 @@ export class RepoModel {
   scriptsToExtract(files: Iterable<string>): { file: string; text: string }[] {
     const out: { file: string; text: string }[] = [];
     for (const file of files) {
-      if (!isScriptFile(file) || !this.reachable.has(file) || this.factsMemo.has(file) || this.offered.has(file) || this.readAhead.has(file)) continue;
+      if (!isScriptFile(file) || !this.reachable.has(file) || this.factsMemo.has(file) || this.readAhead.has(file)) continue;
       // Overlays, files git reports oversized and unfollowed links are text()'s to decide, on the main thread.
       if (this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
       const known = this.knownId(file);
@@ -933,11 +930,6 @@ export class RepoModel {
   /** The callee names whose calls facts record (tests.ids and tests.selfGate): what an extraction on another thread must be told. */
   extractionCalls(): readonly string[] {
     return this.callNames;
-  }
-
-  /** Facts extracted from `text` on another thread: facts() takes them instead of extracting the file again. */
-  offerFacts(file: string, text: string, facts: FileFacts): void {
-    if (!this.factsMemo.has(file)) this.offered.set(file, { text, facts });
   }
 
   /** With `--base`: pinnedFacts() of a changed script file as it was at the merge base. */
@@ -1017,7 +1009,7 @@ export class RepoModel {
       this.stats.cached++;
       facts = cached;
     } else {
-      const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file, false) : null;
+      const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
       const key = text === null ? null : markdownKey(blobId(text));
       const byContent = key === null || known !== null ? undefined : this.cache?.get(key);
       if (byContent?.kind === 'markdown') {
@@ -1061,13 +1053,15 @@ export class RepoModel {
       const hit = table?.get(file, known);
       if (hit !== undefined) return hit as T;
     }
-    const text = this.text(file, false);
+    const text = this.text(file);
     if (text === null) return null;
+    // Without a cache (--no-cache) there is no key to hash the text for.
+    if (!table) return compute(text);
     const id = blobId(text);
-    const hit = known === null ? table?.get(file, id) : undefined;
+    const hit = known === null ? table.get(file, id) : undefined;
     if (hit !== undefined) return hit as T;
     const value = compute(text);
-    table?.set(file, id, value);
+    table.set(file, id, value);
     return value;
   }
 
@@ -1184,20 +1178,20 @@ export class RepoModel {
         return cached;
       }
     }
-    const offered = pinned || given !== undefined ? undefined : this.offered.get(file);
-    if (offered) this.offered.delete(file);
-    const text = given ?? this.text(file, false);
+    const text = given ?? this.text(file);
     if (text === null) return null;
-    const key = this.scriptKey(file, blobId(text), pinned);
-    const cached = known === null ? this.cache?.get(key) : undefined;
+    // Without a cache (--no-cache) there is no key to hash the text for.
+    const cache = this.cache;
+    const key = cache ? this.scriptKey(file, blobId(text), pinned) : null;
+    const cached = known === null && key !== null ? cache?.get(key) : undefined;
     if (cached?.kind === 'script') {
       this.stats.cached++;
       return cached;
     }
     // Facts a worker extracted from this very text: the same the line below would give.
-    const facts = (offered?.text === text ? offered.facts : undefined) ?? (pinned ? undefined : this.ahead?.take(file, text)) ?? (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
+    const facts = (pinned ? undefined : this.ahead?.take(file, text)) ?? (pinned ? extractPinnedFacts : extractScriptFacts)(file, text, { calls: this.callNames });
     this.stats.parsed++;
-    if (facts.outOfStack !== true) this.cache?.set(key, facts);
+    if (key !== null && facts.outOfStack !== true) cache?.set(key, facts);
     return facts;
   }
 
