@@ -3,13 +3,15 @@ import { BATCH, threadsFor, type Concurrency } from '../facts/pool.js';
 import { SharedExtraction } from '../facts/shared.js';
 import type { RepoModel } from '../model/model.js';
 import { testAreas } from '../analysis/seams.js';
+import { isMarkdownFile } from '../util/file-kinds.js';
 
 /**
- * A cold run's scripts, shared out between the main thread and worker
- * threads while the rules run (SharedExtraction): the files the check starts
- * from (RepoModel.checkRoots) and the scripts of the test areas (the
- * carve-out rule's vocabulary reads every one of them: in a monorepo with
- * examples, most of its scripts), once they hold enough scripts the fact
+ * A cold run's scripts and Markdown files, shared out between the main
+ * thread and worker threads while the rules run (SharedExtraction): the
+ * scripts the check starts from (RepoModel.checkRoots) and those of the test
+ * areas (the carve-out rule's vocabulary reads every one of them: in a
+ * monorepo with examples, most of its scripts), and every Markdown file (the
+ * reference rule reads them all), once they hold enough files the fact
  * cache lacks to be worth the threads (threadsFor). A module only they import
  * is extracted on the main thread when a rule asks for it, as is every script
  * without workers; nothing is recorded here (a parse error, a file too large
@@ -19,7 +21,9 @@ import { testAreas } from '../analysis/seams.js';
 export function shareExtraction(model: RepoModel, concurrency: Concurrency): SharedExtraction | null {
   if (concurrency === 'off') return null;
   const areas = testAreas(model);
-  const scripts = model.scriptsToExtract(new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]));
+  const wanted = new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]);
+  // Every Markdown file, last: a worker starts there, and the rules that read them run after those that read the scripts.
+  const scripts = model.toExtract([...[...wanted].filter((file) => !isMarkdownFile(file)), ...model.files.filter(isMarkdownFile)]);
   const threads = threadsFor(concurrency, scripts.length);
   const shared = threads > 1 ? SharedExtraction.start(model.extractionCalls(), scripts, threads - 1) : null;
   if (shared) model.extractingAhead(shared);

@@ -5,6 +5,8 @@
 // overlays) and owns the fact cache.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
+import { extractMarkdownFacts } from './extract-markdown.js';
+import { isMarkdownFile } from '../util/file-kinds.js';
 import type { ExtractRequest, ExtractResponse } from './pool.js';
 import { ANSWERED, STARTED } from './ahead.js';
 import { BY_WORKER, FREE, type ClaimAnswer, type ClaimRequest } from './shared.js';
@@ -44,7 +46,7 @@ port.on('message', (request: ExtractRequest | ClaimRequest) => {
 });
 
 /**
- * A shared extraction (shared.ts): the scripts from the last one down, each
+ * A shared extraction (shared.ts): the files from the last one down, each
  * that nobody has claimed yet, answered one by one on the answer port, with
  * the count of answers raised after each so that a main thread waiting for
  * one wakes.
@@ -56,7 +58,7 @@ function claimAll({ calls, scripts, claims }: ClaimRequest, answers: MessagePort
     if (script === undefined || Atomics.compareExchange(flags, 1 + i, FREE, BY_WORKER) !== FREE) continue;
     let answer: ClaimAnswer;
     try {
-      answer = { index: i, facts: extractScriptFacts(script.file, script.text, { calls }) };
+      answer = { index: i, facts: isMarkdownFile(script.file) ? extractMarkdownFacts(script.text) : extractScriptFacts(script.file, script.text, { calls }) };
     } catch (error) {
       // The main thread extracts it itself and meets the same error where it always did.
       answer = { index: i, error: error instanceof Error ? error.message : String(error) };

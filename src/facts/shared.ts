@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startWorker, workerUrl, type Script } from './pool.js';
-import type { FileFacts } from './types.js';
+import type { FileFacts, MarkdownFacts } from './types.js';
 import { usesCodeCache } from '../parse/typescript.js';
 
 /** A script's claim (the shared flags): nobody has it yet, the main thread took it, or a worker did. */
@@ -18,12 +18,12 @@ export interface ClaimRequest {
   claims: SharedArrayBuffer;
 }
 
-/** A worker's answer for one script it claimed. */
-export type ClaimAnswer = { index: number; facts: FileFacts } | { index: number; error: string };
+/** A worker's answer for one file it claimed: a script's facts, or a Markdown file's. */
+export type ClaimAnswer = { index: number; facts: FileFacts | MarkdownFacts } | { index: number; error: string };
 
 /**
- * A cold run's scripts, extracted by worker threads while the main thread
- * evaluates the rules. Every script is claimed once, through flags the threads
+ * A cold run's scripts and Markdown files, extracted by worker threads while
+ * the main thread evaluates the rules. Every file is claimed once, through flags the threads
  * share: a worker takes them from the last one down, the main thread takes the
  * one a rule asks for, when it asks. A script the main thread claims it
  * extracts itself, as it would alone; one a worker claimed first it waits for
@@ -36,8 +36,8 @@ export type ClaimAnswer = { index: number; facts: FileFacts } | { index: number;
 export class SharedExtraction {
   private readonly index: Map<string, number>;
   private readonly flags: Int32Array;
-  /** Answers drained from the workers' ports, by script index (null: the worker could not extract it). */
-  private readonly answers = new Map<number, FileFacts | null>();
+  /** Answers drained from the workers' ports, by index (null: the worker could not extract it). */
+  private readonly answers = new Map<number, FileFacts | MarkdownFacts | null>();
   private received = 0;
   /** Scripts whose facts the main thread took from a worker. */
   taken = 0;
@@ -85,13 +85,25 @@ export class SharedExtraction {
    * extract it (it claims it here) or the worker failed on it.
    */
   take(file: string, text: string): FileFacts | undefined {
+    const facts = this.claim(file, text);
+    if (facts?.kind !== 'script') return undefined;
+    this.taken++;
+    return facts;
+  }
+
+  /** take() for a Markdown file's facts. */
+  takeMarkdown(file: string, text: string): MarkdownFacts | undefined {
+    const facts = this.claim(file, text);
+    if (facts?.kind !== 'markdown') return undefined;
+    this.taken++;
+    return facts;
+  }
+
+  private claim(file: string, text: string): FileFacts | MarkdownFacts | undefined {
     const at = this.index.get(file);
     if (at === undefined || this.scripts[at]?.text !== text) return undefined;
     const claim = Atomics.compareExchange(this.flags, 1 + at, FREE, BY_MAIN);
-    if (claim !== BY_WORKER) return undefined;
-    const facts = this.answerFor(at);
-    if (facts !== undefined) this.taken++;
-    return facts;
+    return claim === BY_WORKER ? this.answerFor(at) : undefined;
   }
 
   close(): Promise<number[]> {
@@ -99,7 +111,7 @@ export class SharedExtraction {
   }
 
   /** Waits for the answer to a script a worker claimed: drains the ports, and sleeps until the next answer is posted. */
-  private answerFor(at: number): FileFacts | undefined {
+  private answerFor(at: number): FileFacts | MarkdownFacts | undefined {
     const started = Date.now();
     for (;;) {
       const known = this.answers.get(at);

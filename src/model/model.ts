@@ -258,8 +258,8 @@ export class RepoModel {
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
-  private ahead: { take(file: string, text: string): FileFacts | undefined } | null = null;
-  /** Reads done ahead for scriptsToExtract: text() takes them as its own read, and records what it would have. */
+  private ahead: { take(file: string, text: string): FileFacts | undefined; takeMarkdown?(file: string, text: string): MarkdownFacts | undefined } | null = null;
+  /** Reads done ahead for toExtract: text() takes them as its own read, and records what it would have. */
   private readonly readAhead = new Map<string, BoundedRead>();
   private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
@@ -864,22 +864,26 @@ export class RepoModel {
   }
 
   /**
-   * The scripts among `files` whose facts neither this run nor the fact cache
-   * holds, each with its text: what facts() would have to extract. Nothing is
-   * recorded here: the read is kept for text(), which records what it finds
-   * (a file too large, unreadable) only if a rule asks for the file.
+   * The scripts and Markdown files among `files` whose facts neither this run
+   * nor the fact cache holds, each with its text: what facts() and
+   * markdownFacts() would have to extract. Nothing is recorded here: the read
+   * is kept for text(), which records what it finds (a file too large,
+   * unreadable) only if a rule asks for the file.
    */
-  scriptsToExtract(files: Iterable<string>): { file: string; text: string }[] {
+  toExtract(files: Iterable<string>): { file: string; text: string }[] {
     const out: { file: string; text: string }[] = [];
     for (const file of files) {
-      if (!isScriptFile(file) || !this.reachable.has(file) || this.factsMemo.has(file) || this.readAhead.has(file)) continue;
+      const script = isScriptFile(file);
+      if (script ? !this.reachable.has(file) || this.factsMemo.has(file) : !isMarkdownFile(file) || !this.fileSet.has(file) || this.markdownMemo.has(file)) continue;
       // Overlays, files git reports oversized and unfollowed links are text()'s to decide, on the main thread.
-      if (this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
+      if (this.readAhead.has(file) || this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
+      const key = (id: string): string => (script ? this.scriptKey(file, id, false) : markdownKey(id));
+      const kind = script ? 'script' : 'markdown';
       const known = this.knownId(file);
-      if (known !== null && this.cache?.get(this.scriptKey(file, known, false))?.kind === 'script') continue;
+      if (known !== null && this.cache?.get(key(known))?.kind === kind) continue;
       const text = this.readAheadText(file);
       if (text === null) continue;
-      if (known === null && this.cache?.get(this.scriptKey(file, blobId(text), false))?.kind === 'script') continue;
+      if (known === null && this.cache?.get(key(blobId(text)))?.kind === kind) continue;
       out.push({ file, text });
     }
     return out;
@@ -923,7 +927,7 @@ export class RepoModel {
   }
 
   /** Facts being extracted on another thread (facts/ahead.ts): extract() takes them for the same text instead of extracting the file. */
-  extractingAhead(source: { take(file: string, text: string): FileFacts | undefined }): void {
+  extractingAhead(source: { take(file: string, text: string): FileFacts | undefined; takeMarkdown?(file: string, text: string): MarkdownFacts | undefined }): void {
     this.ahead = source;
   }
 
@@ -1010,15 +1014,17 @@ export class RepoModel {
       facts = cached;
     } else {
       const text = isMarkdownFile(file) && this.fileSet.has(file) ? this.text(file) : null;
-      const key = text === null ? null : markdownKey(blobId(text));
+      // Without a cache (--no-cache) there is no key to hash the text for.
+      const key = text === null || !this.cache ? null : markdownKey(blobId(text));
       const byContent = key === null || known !== null ? undefined : this.cache?.get(key);
       if (byContent?.kind === 'markdown') {
         this.stats.cached++;
         facts = byContent;
-      } else if (text !== null && key !== null) {
-        facts = extractMarkdownFacts(text);
+      } else if (text !== null) {
+        // Facts a worker extracted from this very text: the same the line below would give.
+        facts = this.ahead?.takeMarkdown?.(file, text) ?? extractMarkdownFacts(text);
         this.stats.parsed++;
-        if (facts.outOfStack !== true) this.cache?.set(key, facts);
+        if (key !== null && facts.outOfStack !== true) this.cache?.set(key, facts);
       }
     }
     return facts;

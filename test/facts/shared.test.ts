@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Script } from '../../src/facts/pool.js';
 import { SharedExtraction } from '../../src/facts/shared.js';
 import { extractScriptFacts } from '../../src/facts/extract-script.js';
+import { extractMarkdownFacts } from '../../src/facts/extract-markdown.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { temporaryDirs } from '../support/temp.js';
 
@@ -50,6 +51,17 @@ describe('extraction shared with workers', () => {
     await posted(shared, scripts.length);
     for (const script of scripts) expect(shared?.take(script.file, script.text)).toEqual(alone(script));
     expect(shared?.taken).toBe(scripts.length);
+    await shared?.close();
+  });
+
+  it('a Markdown file is extracted as Markdown, and taken only as such', async () => {
+    const page = { file: 'docs/setup.md', text: '# Setup\n\nRun `npm run evals` with `EVALS_TIER=gate`; see [the runner](../test/helpers/run.ts).\n' };
+    const shared = SharedExtraction.start([], [first, page], 1, WORKER);
+    await posted(shared, 2);
+    expect(shared?.take(page.file, page.text)).toBeUndefined();
+    expect(shared?.takeMarkdown(page.file, page.text)).toEqual(extractMarkdownFacts(page.text));
+    expect(shared?.takeMarkdown(first.file, first.text)).toBeUndefined();
+    expect(shared?.taken).toBe(1);
     await shared?.close();
   });
 
