@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { PAID_ENV } from '../../src/vocab/paid.js';
 import { isAmbientEnv, RUNNER_ENV } from '../../src/vocab/env.js';
 import type { FileFacts } from '../../src/facts/types.js';
-import { definePart, type RepoModel } from '../../src/model/model.js';
+import { defineDerived, definePart, type RepoModel } from '../../src/model/model.js';
 import { envUses, hasLexicalEnv, lexicalEnvUses, testAreas } from '../../src/analysis/seams.js';
 import { codeIdentifiers, subLoc, textRuns } from '../../src/analysis/text-scan.js';
 import { isScriptFile, MODULE_EXTENSION, moduleStem } from '../../src/util/file-kinds.js';
@@ -30,6 +30,9 @@ function exportNames(facts: FileFacts | null): Set<string> {
 // The names a script exports now, as a part of its facts: a staged edit to a helper that removes no export leaves
 // what the diff removed the same, and the rule's verdict holds (the diff itself is the same while the same paths change).
 const EXPORT_NAMES = definePart('export-names', (facts) => [...exportNames(facts)]);
+// So are the flags a script declares, and the subcommands a file declares (read from its text).
+const FLAG_NAMES = definePart('flag-names', (facts) => facts.flags.map((flag) => flag.name));
+const SUBCOMMANDS = defineDerived<null, string[]>('subcommands', (text, file) => [...lexicalSubcommands(file, text, isScriptFile(file))], () => '');
 
 function envReads(path: string, facts: FileFacts | null, text: string | null): Map<string, number> {
   const reads = new Map<string, number>();
@@ -131,7 +134,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     const js = isScriptFile(oldPath);
     const before = lexicalSubcommands(oldPath, model.oldText(oldPath) ?? '', js);
     if (before.size === 0) continue;
-    const after = lexicalSubcommands(change.path, model.text(change.path) ?? '', isScriptFile(change.path));
+    const after = new Set(SUBCOMMANDS(model, null)(change.path));
     for (const name of before) if (!after.has(name)) goneSubcommands.set(name, [...(goneSubcommands.get(name) ?? []), change.path]);
   }
   if (goneSubcommands.size > 0) {
@@ -213,7 +216,7 @@ export function baseFindings(model: RepoModel): RuleFinding<BaseMessageId>[] {
     }
   }
   if (oldFlags.size > 0) {
-    const current = new Set(scripts.flatMap((file) => (model.facts(file)?.flags ?? []).map((flag) => flag.name)));
+    const current = new Set(scripts.flatMap((file) => FLAG_NAMES(model, file) ?? []));
     // Shell and Python CLIs declare theirs in text (argparse, click, a `case` on the arguments).
     for (const file of model.files) {
       if (isScriptFile(file) || !hasLexicalEnv(file)) continue;

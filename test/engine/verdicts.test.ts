@@ -226,6 +226,34 @@ describe('verdicts reused rule by rule', () => {
     expect(ids(removed.findings)).toContain('no-dangling-references/removedExportImport test/oracle.test.ts:3:1');
   });
 
+  it('with --staged, a CLI edited without removing a flag or a subcommand leaves the reference rule standing; removing one does not', async () => {
+    const dir = track(
+      makeGitRepo({
+        'tripwire.config.json': '{}',
+        'package.json': JSON.stringify({ name: 'kit', bin: { kitjs: 'src/cli.ts' } }),
+        'src/cli.ts': "program.command('publish');\nprogram.command('check');\nprogram.option('--dry-run');\n",
+        'docs/guide.md': '# Guide\n\nRun `kitjs publish --dry-run`, then `kitjs check`.\n',
+      }),
+    );
+    const cache = tempDir();
+    const staged = async (text: string): Promise<{ findings: Finding[]; reused: string[] }> => {
+      writeFileSync(join(dir, 'src/cli.ts'), text);
+      git(dir, 'add', 'src/cli.ts');
+      const result = await run({ cwd: dir, cacheLocation: cache, staged: true });
+      expect(result.findings).toEqual((await run({ cwd: dir, cache: false, staged: true })).findings);
+      return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id) };
+    };
+    const cli = "program.command('publish');\nprogram.command('check');\nprogram.option('--dry-run');\n";
+    await staged(`${cli}// first\n`);
+    expect((await staged(`${cli}// second\n`)).reused).toContain('no-dangling-references');
+    const noFlag = await staged("program.command('publish');\nprogram.command('check');\n");
+    expect(noFlag.reused).not.toContain('no-dangling-references');
+    expect(ids(noFlag.findings)).toEqual(['no-dangling-references/removedFlagMention docs/guide.md:3:20']);
+    const noSubcommand = await staged("program.command('check');\nprogram.option('--dry-run');\n");
+    expect(noSubcommand.reused).not.toContain('no-dangling-references');
+    expect(ids(noSubcommand.findings)).toEqual(['no-dangling-references/removedSubcommandMention docs/guide.md:3:12']);
+  });
+
   it("tripwire's own checks are stored too, under the configuration's bytes: reformatting it moves their findings", async () => {
     const dir = demo();
     const config = join(dir, 'tripwire.config.json');
