@@ -8,7 +8,7 @@ import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
 import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, PinnedFacts, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
-import { walkScript, type ScopedVisitor } from './walk.js';
+import { kindTable, walkScript, type KindTable, type ScopedVisitor } from './walk.js';
 import { declarationFacts } from './test-reads.js';
 import { bodyHasher } from './test-hash.js';
 
@@ -83,6 +83,32 @@ function unparsedFacts(reason: string): FileFacts {
   };
 }
 
+/** The units visitor's kind tables (walk.ts), built once the compiler is loaded. */
+interface UnitTables {
+  /** The kinds it acts on: names, calls, env accesses, declarations, and the types, in which it stops. */
+  kinds: KindTable;
+  /** What `ts.isTypeNode` accepts but `ExpressionWithTypeArguments` (`extends Base()` runs) and the keyword types, which have no children; the declarations of types; and the JSDoc kinds the walk meets (`?string` parses in a TS file). */
+  types: KindTable;
+  /** Where a child's scope can differ from its parent's: a top-level statement, and inside what `ts.isFunctionLike` or `ts.isClassLike` accepts. */
+  scopes: KindTable;
+}
+
+let unitTables: UnitTables | undefined;
+
+function buildUnitTables(ts: TypeScript): UnitTables {
+  const k = ts.SyntaxKind;
+  const types: TS.SyntaxKind[] = [k.InterfaceDeclaration, k.TypeAliasDeclaration];
+  for (let kind = k.FirstTypeNode; kind <= k.LastTypeNode; kind++) types.push(kind);
+  for (let kind = k.FirstJSDocNode; kind <= k.LastJSDocNode; kind++) types.push(kind);
+  const acts = [k.Identifier, k.CallExpression, k.NewExpression, k.TaggedTemplateExpression, k.PropertyAccessExpression, k.ElementAccessExpression, k.VariableDeclaration];
+  const functionLike = [k.FunctionDeclaration, k.MethodDeclaration, k.Constructor, k.GetAccessor, k.SetAccessor, k.FunctionExpression, k.ArrowFunction, k.MethodSignature, k.CallSignature, k.ConstructSignature, k.IndexSignature, k.FunctionType, k.ConstructorType, k.JSDocFunctionType, k.JSDocSignature];
+  return {
+    kinds: kindTable(ts, [...types, ...acts]),
+    types: kindTable(ts, types),
+    scopes: kindTable(ts, [k.SourceFile, k.ClassDeclaration, k.ClassExpression, ...functionLike]),
+  };
+}
+
 interface Context {
   unit: Unit;
   unitName: string;
@@ -129,13 +155,20 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly keptEnvReads: EnvSite[] = [];
   /** What the walk recorded under each top-level statement, in its order. */
   private readonly statementEvents = new Map<TS.Node, UnitEvent[]>();
+  private readonly tables: UnitTables;
+  readonly kinds: KindTable;
+  readonly scopes: KindTable;
 
   constructor(
     private readonly ts: TypeScript,
     private readonly sourceFile: TS.SourceFile,
     private readonly callNames: ReadonlySet<string>,
     private readonly pinned: boolean,
-  ) {}
+  ) {
+    this.tables = unitTables ??= buildUnitTables(ts);
+    this.kinds = this.tables.kinds;
+    this.scopes = this.tables.scopes;
+  }
 
   run(): FileFacts {
     const { ts, sourceFile } = this;
@@ -452,6 +485,8 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   enter(node: TS.Node, scope: UnitScope | null): UnitScope | null {
     if (scope === null) return null;
     const { ts } = this;
+    // Types run nothing and name nothing that runs.
+    if (this.tables.types[node.kind] === 1) return null;
     const acts = ts.isIdentifier(node)
       ? this.topLevelNames.has(node.text)
       : ts.isCallExpression(node) ||
@@ -466,8 +501,6 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   scopeOf(parent: TS.Node, child: TS.Node, inner: UnitScope | null): UnitScope | null {
     const { ts } = this;
     if (inner === null && parent !== this.sourceFile) return null;
-    // Types run nothing and name nothing that runs.
-    if ((ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) || ts.isInterfaceDeclaration(child) || ts.isTypeAliasDeclaration(child)) return null;
     if (parent === this.sourceFile) {
       const events: UnitEvent[] = [];
       this.statementEvents.set(child, events);

@@ -3,7 +3,7 @@ import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { calleeName, isEnvObject } from './ast.js';
 import type { EnvWriteFact, FlagFact, StringFact, TestProbeFact } from './types.js';
-import type { Visitor } from './walk.js';
+import { kindTable, type KindTable, type Visitor } from './walk.js';
 
 /** Globals only a test runner defines: probing for them is test-runner detection. */
 const TEST_GLOBALS = new Set(['describe', 'it', 'test', 'expect', 'vi', 'jest', 'suite', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
@@ -15,6 +15,8 @@ const OPTION_METHODS = new Set(['option', 'requiredOption', 'addOption']);
 const PATH_LIKE = /^(?:\.{1,2}\/)*[\w@.+-]+(?:\/[\w@.+*-]+)+\/?$|^\.{1,2}\/[\w@.+*-]+$/;
 const ENV_LIKE = /^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 const FLAG_LIKE = /^--?[A-Za-z][\w-]*$/;
+
+let kinds: KindTable | undefined;
 
 export interface SeamFacts {
   envWrites: EnvWriteFact[];
@@ -31,6 +33,19 @@ export interface SeamFacts {
  */
 export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): Visitor & { facts: SeamFacts } {
   const facts: SeamFacts = { envWrites: [], testProbes: [], strings: [], flags: [] };
+  const k = ts.SyntaxKind;
+  kinds ??= kindTable(ts, [
+    k.BinaryExpression,
+    k.DeleteExpression,
+    k.ObjectLiteralExpression,
+    k.CallExpression,
+    k.NewExpression,
+    k.TypeOfExpression,
+    k.PropertyAccessExpression,
+    k.ElementAccessExpression,
+    k.StringLiteral,
+    k.NoSubstitutionTemplateLiteral,
+  ]);
 
   // `const KEY = 'X'; process.env[KEY] = …` writes X: a top-level string constant names the variable.
   const constants = new Map<string, string>();
@@ -140,7 +155,7 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
       facts.strings.push({ value: node.text, loc: loc(node) });
     }
   };
-  return { enter, facts };
+  return { kinds, enter, facts };
 }
 
 function looksLikeReference(text: string): boolean {

@@ -6,7 +6,7 @@ import type { PinnedTestFact, TestFact, TestModifier } from './types.js';
 import { countAssertions } from './test-assertions.js';
 import { readsOf, topLevelNames } from './test-reads.js';
 import { bodyHasher, RUN_TIME_CALLS as RUNTIME, type BodyHasher } from './test-hash.js';
-import type { ScopedVisitor } from './walk.js';
+import { kindTable, type KindTable, type ScopedVisitor } from './walk.js';
 
 type Kind = TestFact['kind'];
 
@@ -54,6 +54,9 @@ const MEMBER_MODIFIERS: ReadonlyMap<string, TestModifier> = new Map<string, Test
 /** Modifiers applied to arguments before the test call: `test.skipIf(c)(…)`, `test.each(table)(…)`. */
 const APPLIED = new Set(['skipIf', 'todoIf', 'runIf', 'if', 'each', 'for']);
 const MAX_DEPTH = 20;
+
+let kinds: KindTable | undefined;
+let scopes: KindTable | undefined;
 
 interface Entry {
   fact: TestFact;
@@ -111,6 +114,9 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
   const root: Entry = { fact: newFact('suite', '', false, loc(sourceFile)), parent: null };
   const top: CallSlot = { call: { node: null, children: [] }, slot: -1 };
+  kinds ??= kindTable(ts, [ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.CallExpression]);
+  // Only a call's arguments are in other slots than their parent.
+  scopes ??= kindTable(ts, [ts.SyntaxKind.CallExpression]);
 
   const enter = (node: TS.Node, at: CallSlot): CallSlot => {
     if (ts.isImportDeclaration(node)) recordImport(node);
@@ -121,14 +127,16 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   };
   const scopeOf = (parent: TS.Node, child: TS.Node, inner: CallSlot): CallSlot => {
     if (inner.call.node !== parent) return inner;
-    return { call: inner.call, slot: inner.call.node.arguments.indexOf(child as TS.Expression) };
+    const slot = inner.call.node.arguments.indexOf(child as TS.Expression);
+    // The callee and type arguments stay in the callee's slot, which `inner` is.
+    return slot === -1 ? inner : { call: inner.call, slot };
   };
   const facts = (): TestFact[] => {
     const scope: Scope = { entry: null, fn: null, contexts: new Set(), skipNames: new Set() };
     for (const child of top.call.children) visit(child.record, scope);
     return finish();
   };
-  return { enter, scopeOf, top, facts, topNames };
+  return { kinds, scopes, enter, scopeOf, top, facts, topNames };
 
   function finish(): TestFact[] {
     return entries.map(({ fact, parent }) => {
