@@ -91,6 +91,8 @@ interface UnitTables {
   types: KindTable;
   /** Where a child's scope can differ from its parent's: a top-level statement, and inside what `ts.isFunctionLike` or `ts.isClassLike` accepts. */
   scopes: KindTable;
+  /** The parents in which a name can be declared or be a label (`declares`): elsewhere it is a reference. */
+  declaring: KindTable;
 }
 
 let unitTables: UnitTables | undefined;
@@ -106,6 +108,29 @@ function buildUnitTables(ts: TypeScript): UnitTables {
     kinds: kindTable(ts, [...types, ...acts]),
     types: kindTable(ts, types),
     scopes: kindTable(ts, [k.SourceFile, k.ClassDeclaration, k.ClassExpression, ...functionLike]),
+    declaring: kindTable(ts, [
+      k.PropertyAssignment,
+      k.MethodDeclaration,
+      k.PropertyDeclaration,
+      k.GetAccessor,
+      k.SetAccessor,
+      k.EnumMember,
+      k.VariableDeclaration,
+      k.Parameter,
+      k.FunctionDeclaration,
+      k.ClassDeclaration,
+      k.FunctionExpression,
+      k.ClassExpression,
+      k.BindingElement,
+      k.LabeledStatement,
+      k.BreakStatement,
+      k.ContinueStatement,
+      k.ImportSpecifier,
+      k.ExportSpecifier,
+      k.ImportClause,
+      k.NamespaceImport,
+      k.JsxAttribute,
+    ]),
   };
 }
 
@@ -140,7 +165,8 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly exports: ExportFact[] = [];
   private readonly mocks: MockFact[] = [];
   private readonly units: Unit[] = [];
-  private readonly refKeys = new Map<Unit, Set<string>>();
+  /** Per unit, the references recorded: by name (and member), which of `eagerCall` false (1) and true (2) have been. */
+  private readonly refKeys = new Map<Unit, Map<string, number>>();
   private readonly topLevelNames = new Set<string>();
   /** Local name → where it comes from, for import bindings. */
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
@@ -556,12 +582,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     if (!this.topLevelNames.has(name)) return;
     const parent = node.parent;
     if (ts.isPropertyAccessExpression(parent) && parent.name === node) return;
-    if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node) return;
-    if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassExpression(parent)) && parent.name === node) return;
-    if (ts.isBindingElement(parent) && (parent.name === node || parent.propertyName === node)) return;
-    if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return;
-    if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) return;
-    if (ts.isJsxAttribute(parent)) return;
+    if (this.tables.declaring[parent.kind] === 1 && this.declares(parent, node)) return;
 
     let member: string | undefined;
     let callee: TS.Node = node;
@@ -577,13 +598,24 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     // The graph needs each distinct reference once; a name used twenty times is one edge.
     let seen = this.refKeys.get(context.unit);
     if (!seen) {
-      seen = new Set();
+      seen = new Map();
       this.refKeys.set(context.unit, seen);
     }
-    const key = `${name}\0${member ?? ''}\0${ref.eagerCall}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const key = member ? `${name}\0${member}` : name;
+    const bit = ref.eagerCall ? 2 : 1;
+    const bits = seen.get(key) ?? 0;
+    if ((bits & bit) !== 0) return;
+    seen.set(key, bits | bit);
     context.unit.refs.push(ref);
+  }
+
+  /** Whether `node`, in a parent of a `declaring` kind, is a name declared there or a label rather than a reference. */
+  private declares(parent: TS.Node, node: TS.Identifier): boolean {
+    const { ts } = this;
+    if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node) return true;
+    if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassExpression(parent)) && parent.name === node) return true;
+    if (ts.isBindingElement(parent) && (parent.name === node || parent.propertyName === node)) return true;
+    return ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent) || ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isJsxAttribute(parent);
   }
 
   // ---- static evaluation
@@ -683,21 +715,20 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
 
   // ---- calls
 
-  /** What a callee refers to: `child_process.spawn`, `execa`, `Bun.spawn`, `fetch`, `axios.post`… */
-  private canonicalCallee(expression: TS.Expression): string | null {
-    const { ts } = this;
-    const name = calleeName(ts, expression);
+  /** What a callee, by its dotted name, refers to: `child_process.spawn`, `execa`, `Bun.spawn`, `fetch`, `axios.post`… */
+  private canonicalCallee(name: string | null): string | null {
     if (!name) return null;
-    const [head = '', ...rest] = name.split('.');
+    const dot = name.indexOf('.');
+    const head = dot === -1 ? name : name.slice(0, dot);
+    const rest = dot === -1 ? '' : name.slice(dot);
     const origin = this.importedFrom.get(head);
     if (origin) {
       const module = origin.specifier.replace(/^node:/, '');
       const base = origin.imported === '*' || origin.imported === 'default' ? module : `${module}.${origin.imported}`;
-      return [base, ...rest].join('.');
+      return base + rest;
     }
     const required = this.requireOrigin(head);
-    if (required) return [required, ...rest].join('.');
-    if (ts.isCallExpression(expression)) return null;
+    if (required) return required + rest;
     return name;
   }
 
@@ -741,7 +772,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
       return;
     }
 
-    const callee = this.canonicalCallee(node.expression);
+    const callee = this.canonicalCallee(rawName);
     if (!callee) return;
     const [module = '', fn = ''] = splitCallee(callee);
 
