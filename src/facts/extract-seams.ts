@@ -158,8 +158,11 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   return { kinds, enter, facts };
 }
 
+/** Every string literal of the file comes here: each pattern runs only where the characters it requires are (a `/`, a leading capital, a leading `-`). */
 function looksLikeReference(text: string): boolean {
-  return text.length <= 300 && (PATH_LIKE.test(text) || ENV_LIKE.test(text) || FLAG_LIKE.test(text));
+  if (text.length > 300) return false;
+  const first = text.charCodeAt(0);
+  return (text.includes('/') && PATH_LIKE.test(text)) || (first >= 65 && first <= 90 && ENV_LIKE.test(text)) || (first === 45 && FLAG_LIKE.test(text));
 }
 
 function propertyValue(ts: TypeScript, object: TS.ObjectLiteralExpression, key: string): TS.Expression | undefined {

@@ -109,7 +109,15 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   const hasher = pinned ? bodyHasher(ts, sourceFile) : null;
   let names: Set<string> | null = null;
   const topNames = (): Set<string> => (names ??= topLevelNames(ts, sourceFile));
-  const bases = new Map(BASES);
+  /** BASES, copied only when an import binds a name to another base (`test as check`): most imports bind the names as they are. */
+  let bases: ReadonlyMap<string, { kind: Kind; modifier?: TestModifier }> = BASES;
+  let ownBases: Map<string, { kind: Kind; modifier?: TestModifier }> | null = null;
+  const bind = (local: string, base: { kind: Kind; modifier?: TestModifier }): void => {
+    if (bases.get(local) === base) return;
+    ownBases ??= new Map(BASES);
+    ownBases.set(local, base);
+    bases = ownBases;
+  };
   const { constants, functions: declared } = declarations;
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
   const root: Entry = { fact: newFact('suite', '', false, loc(sourceFile)), parent: null };
@@ -171,12 +179,12 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
       const clause = node.importClause;
       // node:test's default export is `test`.
-      if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bases.set(clause.name.text, { kind: 'test' });
+      if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bind(clause.name.text, { kind: 'test' });
       const named = clause?.namedBindings;
       if (named && ts.isNamedImports(named)) {
         for (const element of named.elements) {
           const base = BASES.get((element.propertyName ?? element.name).text);
-          if (base) bases.set(element.name.text, base);
+          if (base) bind(element.name.text, base);
         }
       }
     }

@@ -14,6 +14,8 @@ const MAX_WRAPPER_LEVELS = 4;
 const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
 /** `Object.*` and `Reflect.*` functions that change their first argument. */
 const MUTATING_FUNCTIONS = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties', 'Object.setPrototypeOf', 'Reflect.set', 'Reflect.defineProperty', 'Reflect.deleteProperty', 'Reflect.setPrototypeOf']);
+/** The owners of MUTATING_FUNCTIONS: a call on any other object is not one of them, and its name is not built. */
+const MUTATING_OWNERS = new Set(['Object', 'Reflect']);
 
 let kinds: KindTable | undefined;
 
@@ -107,7 +109,7 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
     if (!ts.isCallExpression(node)) return null;
     const callee = unwrap(node.expression);
     const first = node.arguments[0];
-    if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
+    if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_OWNERS.has(callee.expression.text) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
       const fn = `${callee.expression.text}.${callee.name.text}`;
       return { target: first, how: () => `${fn}(${truncate(first.getText(sourceFile))}, …)` };
     }
