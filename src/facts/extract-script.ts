@@ -48,8 +48,8 @@ export function extractPinnedFacts(path: string, text: string, options: ExtractO
 function extract(path: string, text: string, options: ExtractOptions, pinned: boolean): FileFacts {
   const ts = loadTypeScript();
   try {
-    // The one walk sets the parent pointers (walk.ts).
-    const sourceFile = parseScript(path, text, false);
+    // The one walk sets the parent pointers (walk.ts); no fact reads a JSDoc comment's structure.
+    const sourceFile = parseScript(path, text, { parents: false, jsDoc: false });
     return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? []), pinned).run();
   } catch (error) {
     // One file the parser cannot hold is a parse error at that file, not the run lost.

@@ -44,7 +44,7 @@ export interface ScopedVisitor<S> {
  * a visitor can only decide once it has seen the whole file (a `const`
  * declared further down), it records here and settles after the walk.
  *
- * The tree comes from the parser without parent pointers (`parseScript(…, false)`):
+ * The tree comes from the parser without parent pointers (`parseScript(…, { parents: false })`):
  * the walk sets each node's `parent` before any visitor sees the node, which
  * saves the parser its own pass over the tree. A visitor may read the parents
  * of the node it enters and, after the walk, of any node (JSDoc nodes aside,
