@@ -97,8 +97,8 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     return false;
   };
 
-  const recordFlags = (call: TS.CallExpression): void => {
-    const name = calleeName(ts, call.expression);
+  /** `name`: the callee's dotted name (calleeName), which `enter` has at hand. */
+  const recordFlags = (call: TS.CallExpression, name: string | null): void => {
     if (name === 'parseArgs' || name?.endsWith('.parseArgs')) {
       const config = call.arguments[0];
       const options = config && ts.isObjectLiteralExpression(config) ? propertyValue(ts, config, 'options') : undefined;
@@ -138,7 +138,7 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
       const name = calleeName(ts, node.expression);
       const first = node.arguments[0];
       if ((name === 'vi.stubEnv' || name === 'stubEnv') && first && ts.isStringLiteralLike(first)) facts.envWrites.push({ name: first.text, loc: loc(first) });
-      recordFlags(node);
+      recordFlags(node, name);
     } else if (ts.isNewExpression(node)) {
       const first = node.arguments?.[0];
       if (calleeName(ts, node.expression) === 'Option' && first && ts.isStringLiteralLike(first)) optionFlags(first.text, loc(first), facts.flags);

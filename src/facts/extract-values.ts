@@ -59,7 +59,8 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
         else localCalls.set(node.expression.text, [node]);
       }
       const curried = ts.isCallExpression(node.parent) && node.parent.expression === node;
-      if (!curried) {
+      // With no names asked for (no ids or self-gate calls configured), no call's names are built.
+      if (!curried && callNames.size > 0) {
         const names = calleeNames(node.expression);
         if (names.some((name) => callNames.has(name))) calls.push({ node, fact: { names, args: [], loc: loc(node) } });
       }
