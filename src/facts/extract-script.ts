@@ -8,7 +8,7 @@ import { calleeName, commentStartsAt, isEnvObject } from './ast.js';
 import { seamsVisitor } from './extract-seams.js';
 import { expandCommand, splitShell, UNKNOWN } from './shell.js';
 import type { ExportFact, FileFacts, ImportBinding, PinnedFacts, ImportFact, MockFact, Ref, Site, Suppression, Unit, Word } from './types.js';
-import { walkScript, type ScopedVisitor } from './walk.js';
+import { kindTable, walkScript, type KindTable, type ScopedVisitor } from './walk.js';
 import { declarationFacts } from './test-reads.js';
 import { bodyHasher } from './test-hash.js';
 
@@ -48,8 +48,8 @@ export function extractPinnedFacts(path: string, text: string, options: ExtractO
 function extract(path: string, text: string, options: ExtractOptions, pinned: boolean): FileFacts {
   const ts = loadTypeScript();
   try {
-    // The one walk sets the parent pointers (walk.ts).
-    const sourceFile = parseScript(path, text, false);
+    // The one walk sets the parent pointers (walk.ts); no fact reads a JSDoc comment's structure.
+    const sourceFile = parseScript(path, text, { parents: false, jsDoc: false });
     return new ScriptExtractor(ts, sourceFile, new Set(options.calls ?? []), pinned).run();
   } catch (error) {
     // One file the parser cannot hold is a parse error at that file, not the run lost.
@@ -80,6 +80,57 @@ function unparsedFacts(reason: string): FileFacts {
     flags: [],
     plants: { env: [], files: [], dirs: false },
     outOfStack: true,
+  };
+}
+
+/** The units visitor's kind tables (walk.ts), built once the compiler is loaded. */
+interface UnitTables {
+  /** The kinds it acts on: names, calls, env accesses, declarations, and the types, in which it stops. */
+  kinds: KindTable;
+  /** What `ts.isTypeNode` accepts but `ExpressionWithTypeArguments` (`extends Base()` runs) and the keyword types, which have no children; the declarations of types; and the JSDoc kinds the walk meets (`?string` parses in a TS file). */
+  types: KindTable;
+  /** Where a child's scope can differ from its parent's: a top-level statement, and inside what `ts.isFunctionLike` or `ts.isClassLike` accepts. */
+  scopes: KindTable;
+  /** The parents in which a name can be declared or be a label (`declares`): elsewhere it is a reference. */
+  declaring: KindTable;
+}
+
+let unitTables: UnitTables | undefined;
+
+function buildUnitTables(ts: TypeScript): UnitTables {
+  const k = ts.SyntaxKind;
+  const types: TS.SyntaxKind[] = [k.InterfaceDeclaration, k.TypeAliasDeclaration];
+  for (let kind = k.FirstTypeNode; kind <= k.LastTypeNode; kind++) types.push(kind);
+  for (let kind = k.FirstJSDocNode; kind <= k.LastJSDocNode; kind++) types.push(kind);
+  const acts = [k.Identifier, k.CallExpression, k.NewExpression, k.TaggedTemplateExpression, k.PropertyAccessExpression, k.ElementAccessExpression, k.VariableDeclaration];
+  const functionLike = [k.FunctionDeclaration, k.MethodDeclaration, k.Constructor, k.GetAccessor, k.SetAccessor, k.FunctionExpression, k.ArrowFunction, k.MethodSignature, k.CallSignature, k.ConstructSignature, k.IndexSignature, k.FunctionType, k.ConstructorType, k.JSDocFunctionType, k.JSDocSignature];
+  return {
+    kinds: kindTable(ts, [...types, ...acts]),
+    types: kindTable(ts, types),
+    scopes: kindTable(ts, [k.SourceFile, k.ClassDeclaration, k.ClassExpression, ...functionLike]),
+    declaring: kindTable(ts, [
+      k.PropertyAssignment,
+      k.MethodDeclaration,
+      k.PropertyDeclaration,
+      k.GetAccessor,
+      k.SetAccessor,
+      k.EnumMember,
+      k.VariableDeclaration,
+      k.Parameter,
+      k.FunctionDeclaration,
+      k.ClassDeclaration,
+      k.FunctionExpression,
+      k.ClassExpression,
+      k.BindingElement,
+      k.LabeledStatement,
+      k.BreakStatement,
+      k.ContinueStatement,
+      k.ImportSpecifier,
+      k.ExportSpecifier,
+      k.ImportClause,
+      k.NamespaceImport,
+      k.JsxAttribute,
+    ]),
   };
 }
 
@@ -114,7 +165,8 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly exports: ExportFact[] = [];
   private readonly mocks: MockFact[] = [];
   private readonly units: Unit[] = [];
-  private readonly refKeys = new Map<Unit, Set<string>>();
+  /** Per unit, the references recorded: by name (and member), which of `eagerCall` false (1) and true (2) have been. */
+  private readonly refKeys = new Map<Unit, Map<string, number>>();
   private readonly topLevelNames = new Set<string>();
   /** Local name → where it comes from, for import bindings. */
   private readonly importedFrom = new Map<string, { specifier: string; imported: string }>();
@@ -129,13 +181,20 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   private readonly keptEnvReads: EnvSite[] = [];
   /** What the walk recorded under each top-level statement, in its order. */
   private readonly statementEvents = new Map<TS.Node, UnitEvent[]>();
+  private readonly tables: UnitTables;
+  readonly kinds: KindTable;
+  readonly scopes: KindTable;
 
   constructor(
     private readonly ts: TypeScript,
     private readonly sourceFile: TS.SourceFile,
     private readonly callNames: ReadonlySet<string>,
     private readonly pinned: boolean,
-  ) {}
+  ) {
+    this.tables = unitTables ??= buildUnitTables(ts);
+    this.kinds = this.tables.kinds;
+    this.scopes = this.tables.scopes;
+  }
 
   run(): FileFacts {
     const { ts, sourceFile } = this;
@@ -153,9 +212,18 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     for (const site of this.keptEnvReads) if (this.plantedEnv.has(site.name)) site.access = 'save';
     if (init.refs.length > 0 || init.sites.length > 0 || this.bareStatements > 0) this.units.push(init);
     const testFacts = tests.facts();
+    const { constants, calls, envCompares, mutations } = values.facts();
+    const { envWrites, testProbes, strings, flags } = seams.facts;
+    // Named one by one: a literal that opens with spreads of objects is built key by key on V8's slow path (about 12 µs a file).
     return {
-      ...values.facts(),
-      ...seams.facts,
+      constants,
+      calls,
+      envCompares,
+      mutations,
+      envWrites,
+      testProbes,
+      strings,
+      flags,
       tests: testFacts,
       // What a frozen test of this file may read besides its body (no-weakened-frozen-tests).
       ...(this.pinned && testFacts.length > 0 && { declarations: declarationFacts(ts, sourceFile, bodyHasher(ts, sourceFile), tests.topNames()) }),
@@ -452,6 +520,8 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   enter(node: TS.Node, scope: UnitScope | null): UnitScope | null {
     if (scope === null) return null;
     const { ts } = this;
+    // Types run nothing and name nothing that runs.
+    if (this.tables.types[node.kind] === 1) return null;
     const acts = ts.isIdentifier(node)
       ? this.topLevelNames.has(node.text)
       : ts.isCallExpression(node) ||
@@ -466,8 +536,6 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
   scopeOf(parent: TS.Node, child: TS.Node, inner: UnitScope | null): UnitScope | null {
     const { ts } = this;
     if (inner === null && parent !== this.sourceFile) return null;
-    // Types run nothing and name nothing that runs.
-    if ((ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) || ts.isInterfaceDeclaration(child) || ts.isTypeAliasDeclaration(child)) return null;
     if (parent === this.sourceFile) {
       const events: UnitEvent[] = [];
       this.statementEvents.set(child, events);
@@ -514,12 +582,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     if (!this.topLevelNames.has(name)) return;
     const parent = node.parent;
     if (ts.isPropertyAccessExpression(parent) && parent.name === node) return;
-    if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node) return;
-    if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassExpression(parent)) && parent.name === node) return;
-    if (ts.isBindingElement(parent) && (parent.name === node || parent.propertyName === node)) return;
-    if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return;
-    if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) return;
-    if (ts.isJsxAttribute(parent)) return;
+    if (this.tables.declaring[parent.kind] === 1 && this.declares(parent, node)) return;
 
     let member: string | undefined;
     let callee: TS.Node = node;
@@ -535,13 +598,24 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
     // The graph needs each distinct reference once; a name used twenty times is one edge.
     let seen = this.refKeys.get(context.unit);
     if (!seen) {
-      seen = new Set();
+      seen = new Map();
       this.refKeys.set(context.unit, seen);
     }
-    const key = `${name}\0${member ?? ''}\0${ref.eagerCall}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const key = member ? `${name}\0${member}` : name;
+    const bit = ref.eagerCall ? 2 : 1;
+    const bits = seen.get(key) ?? 0;
+    if ((bits & bit) !== 0) return;
+    seen.set(key, bits | bit);
     context.unit.refs.push(ref);
+  }
+
+  /** Whether `node`, in a parent of a `declaring` kind, is a name declared there or a label rather than a reference. */
+  private declares(parent: TS.Node, node: TS.Identifier): boolean {
+    const { ts } = this;
+    if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node) return true;
+    if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassExpression(parent)) && parent.name === node) return true;
+    if (ts.isBindingElement(parent) && (parent.name === node || parent.propertyName === node)) return true;
+    return ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent) || ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isJsxAttribute(parent);
   }
 
   // ---- static evaluation
@@ -641,21 +715,20 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
 
   // ---- calls
 
-  /** What a callee refers to: `child_process.spawn`, `execa`, `Bun.spawn`, `fetch`, `axios.post`… */
-  private canonicalCallee(expression: TS.Expression): string | null {
-    const { ts } = this;
-    const name = calleeName(ts, expression);
+  /** What a callee, by its dotted name, refers to: `child_process.spawn`, `execa`, `Bun.spawn`, `fetch`, `axios.post`… */
+  private canonicalCallee(name: string | null): string | null {
     if (!name) return null;
-    const [head = '', ...rest] = name.split('.');
+    const dot = name.indexOf('.');
+    const head = dot === -1 ? name : name.slice(0, dot);
+    const rest = dot === -1 ? '' : name.slice(dot);
     const origin = this.importedFrom.get(head);
     if (origin) {
       const module = origin.specifier.replace(/^node:/, '');
       const base = origin.imported === '*' || origin.imported === 'default' ? module : `${module}.${origin.imported}`;
-      return [base, ...rest].join('.');
+      return base + rest;
     }
     const required = this.requireOrigin(head);
-    if (required) return [required, ...rest].join('.');
-    if (ts.isCallExpression(expression)) return null;
+    if (required) return required + rest;
     return name;
   }
 
@@ -699,7 +772,7 @@ class ScriptExtractor implements ScopedVisitor<UnitScope | null> {
       return;
     }
 
-    const callee = this.canonicalCallee(node.expression);
+    const callee = this.canonicalCallee(rawName);
     if (!callee) return;
     const [module = '', fn = ''] = splitCallee(callee);
 

@@ -3,7 +3,7 @@ import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import { calleeName, isEnvObject } from './ast.js';
 import type { EnvWriteFact, FlagFact, StringFact, TestProbeFact } from './types.js';
-import type { Visitor } from './walk.js';
+import { kindTable, type KindTable, type Visitor } from './walk.js';
 
 /** Globals only a test runner defines: probing for them is test-runner detection. */
 const TEST_GLOBALS = new Set(['describe', 'it', 'test', 'expect', 'vi', 'jest', 'suite', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
@@ -15,6 +15,8 @@ const OPTION_METHODS = new Set(['option', 'requiredOption', 'addOption']);
 const PATH_LIKE = /^(?:\.{1,2}\/)*[\w@.+-]+(?:\/[\w@.+*-]+)+\/?$|^\.{1,2}\/[\w@.+*-]+$/;
 const ENV_LIKE = /^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 const FLAG_LIKE = /^--?[A-Za-z][\w-]*$/;
+
+let kinds: KindTable | undefined;
 
 export interface SeamFacts {
   envWrites: EnvWriteFact[];
@@ -31,6 +33,19 @@ export interface SeamFacts {
  */
 export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (node: TS.Node) => Loc): Visitor & { facts: SeamFacts } {
   const facts: SeamFacts = { envWrites: [], testProbes: [], strings: [], flags: [] };
+  const k = ts.SyntaxKind;
+  kinds ??= kindTable(ts, [
+    k.BinaryExpression,
+    k.DeleteExpression,
+    k.ObjectLiteralExpression,
+    k.CallExpression,
+    k.NewExpression,
+    k.TypeOfExpression,
+    k.PropertyAccessExpression,
+    k.ElementAccessExpression,
+    k.StringLiteral,
+    k.NoSubstitutionTemplateLiteral,
+  ]);
 
   // `const KEY = 'X'; process.env[KEY] = …` writes X: a top-level string constant names the variable.
   const constants = new Map<string, string>();
@@ -82,8 +97,8 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     return false;
   };
 
-  const recordFlags = (call: TS.CallExpression): void => {
-    const name = calleeName(ts, call.expression);
+  /** `name`: the callee's dotted name (calleeName), which `enter` has at hand. */
+  const recordFlags = (call: TS.CallExpression, name: string | null): void => {
     if (name === 'parseArgs' || name?.endsWith('.parseArgs')) {
       const config = call.arguments[0];
       const options = config && ts.isObjectLiteralExpression(config) ? propertyValue(ts, config, 'options') : undefined;
@@ -123,7 +138,7 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
       const name = calleeName(ts, node.expression);
       const first = node.arguments[0];
       if ((name === 'vi.stubEnv' || name === 'stubEnv') && first && ts.isStringLiteralLike(first)) facts.envWrites.push({ name: first.text, loc: loc(first) });
-      recordFlags(node);
+      recordFlags(node, name);
     } else if (ts.isNewExpression(node)) {
       const first = node.arguments?.[0];
       if (calleeName(ts, node.expression) === 'Option' && first && ts.isStringLiteralLike(first)) optionFlags(first.text, loc(first), facts.flags);
@@ -140,11 +155,14 @@ export function seamsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
       facts.strings.push({ value: node.text, loc: loc(node) });
     }
   };
-  return { enter, facts };
+  return { kinds, enter, facts };
 }
 
+/** Every string literal of the file comes here: each pattern runs only where the characters it requires are (a `/`, a leading capital, a leading `-`). */
 function looksLikeReference(text: string): boolean {
-  return text.length <= 300 && (PATH_LIKE.test(text) || ENV_LIKE.test(text) || FLAG_LIKE.test(text));
+  if (text.length > 300) return false;
+  const first = text.charCodeAt(0);
+  return (text.includes('/') && PATH_LIKE.test(text)) || (first >= 65 && first <= 90 && ENV_LIKE.test(text)) || (first === 45 && FLAG_LIKE.test(text));
 }
 
 function propertyValue(ts: TypeScript, object: TS.ObjectLiteralExpression, key: string): TS.Expression | undefined {

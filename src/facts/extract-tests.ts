@@ -6,7 +6,7 @@ import type { PinnedTestFact, TestFact, TestModifier } from './types.js';
 import { countAssertions } from './test-assertions.js';
 import { readsOf, topLevelNames } from './test-reads.js';
 import { bodyHasher, RUN_TIME_CALLS as RUNTIME, type BodyHasher } from './test-hash.js';
-import type { ScopedVisitor } from './walk.js';
+import { kindTable, type KindTable, type ScopedVisitor } from './walk.js';
 
 type Kind = TestFact['kind'];
 
@@ -54,6 +54,9 @@ const MEMBER_MODIFIERS: ReadonlyMap<string, TestModifier> = new Map<string, Test
 /** Modifiers applied to arguments before the test call: `test.skipIf(c)(…)`, `test.each(table)(…)`. */
 const APPLIED = new Set(['skipIf', 'todoIf', 'runIf', 'if', 'each', 'for']);
 const MAX_DEPTH = 20;
+
+let kinds: KindTable | undefined;
+let scopes: KindTable | undefined;
 
 interface Entry {
   fact: TestFact;
@@ -106,11 +109,22 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   const hasher = pinned ? bodyHasher(ts, sourceFile) : null;
   let names: Set<string> | null = null;
   const topNames = (): Set<string> => (names ??= topLevelNames(ts, sourceFile));
-  const bases = new Map(BASES);
+  /** BASES, copied only when an import binds a name to another base (`test as check`): most imports bind the names as they are. */
+  let bases: ReadonlyMap<string, { kind: Kind; modifier?: TestModifier }> = BASES;
+  let ownBases: Map<string, { kind: Kind; modifier?: TestModifier }> | null = null;
+  const bind = (local: string, base: { kind: Kind; modifier?: TestModifier }): void => {
+    if (bases.get(local) === base) return;
+    ownBases ??= new Map(BASES);
+    ownBases.set(local, base);
+    bases = ownBases;
+  };
   const { constants, functions: declared } = declarations;
   /** What the top of the file sets for every test in it: `jest.retryTimes(3)`, playwright's `test.skip(cond)`. */
   const root: Entry = { fact: newFact('suite', '', false, loc(sourceFile)), parent: null };
   const top: CallSlot = { call: { node: null, children: [] }, slot: -1 };
+  kinds ??= kindTable(ts, [ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.CallExpression]);
+  // Only a call's arguments are in other slots than their parent.
+  scopes ??= kindTable(ts, [ts.SyntaxKind.CallExpression]);
 
   const enter = (node: TS.Node, at: CallSlot): CallSlot => {
     if (ts.isImportDeclaration(node)) recordImport(node);
@@ -121,14 +135,16 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
   };
   const scopeOf = (parent: TS.Node, child: TS.Node, inner: CallSlot): CallSlot => {
     if (inner.call.node !== parent) return inner;
-    return { call: inner.call, slot: inner.call.node.arguments.indexOf(child as TS.Expression) };
+    const slot = inner.call.node.arguments.indexOf(child as TS.Expression);
+    // The callee and type arguments stay in the callee's slot, which `inner` is.
+    return slot === -1 ? inner : { call: inner.call, slot };
   };
   const facts = (): TestFact[] => {
     const scope: Scope = { entry: null, fn: null, contexts: new Set(), skipNames: new Set() };
     for (const child of top.call.children) visit(child.record, scope);
     return finish();
   };
-  return { enter, scopeOf, top, facts, topNames };
+  return { kinds, scopes, enter, scopeOf, top, facts, topNames };
 
   function finish(): TestFact[] {
     return entries.map(({ fact, parent }) => {
@@ -163,12 +179,12 @@ export function testsVisitor(ts: TypeScript, sourceFile: TS.SourceFile, loc: (no
     if (ts.isStringLiteral(node.moduleSpecifier) && FRAMEWORKS.has(node.moduleSpecifier.text)) {
       const clause = node.importClause;
       // node:test's default export is `test`.
-      if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bases.set(clause.name.text, { kind: 'test' });
+      if (clause?.name && (node.moduleSpecifier.text === 'node:test' || node.moduleSpecifier.text === 'test')) bind(clause.name.text, { kind: 'test' });
       const named = clause?.namedBindings;
       if (named && ts.isNamedImports(named)) {
         for (const element of named.elements) {
           const base = BASES.get((element.propertyName ?? element.name).text);
-          if (base) bases.set(element.name.text, base);
+          if (base) bind(element.name.text, base);
         }
       }
     }

@@ -2,7 +2,7 @@ import type * as TS from 'typescript';
 import type { TypeScript } from '../parse/typescript.js';
 import type { Loc } from '../types.js';
 import type { CallFact, ConstantFact, EnvCompareFact, Expr, MutationFact, ObjProp } from './types.js';
-import type { Visitor } from './walk.js';
+import { kindTable, type KindTable, type Visitor } from './walk.js';
 
 /** Test modifiers that keep a call the same declaration: `describeIfSelected.skipIf(c)('id', …)`. */
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'fails', 'concurrent', 'sequential', 'skipIf', 'runIf', 'each', 'for', 'serial', 'if']);
@@ -14,6 +14,10 @@ const MAX_WRAPPER_LEVELS = 4;
 const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
 /** `Object.*` and `Reflect.*` functions that change their first argument. */
 const MUTATING_FUNCTIONS = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties', 'Object.setPrototypeOf', 'Reflect.set', 'Reflect.defineProperty', 'Reflect.deleteProperty', 'Reflect.setPrototypeOf']);
+/** The owners of MUTATING_FUNCTIONS: a call on any other object is not one of them, and its name is not built. */
+const MUTATING_OWNERS = new Set(['Object', 'Reflect']);
+
+let kinds: KindTable | undefined;
 
 export interface ValueFacts {
   constants: ConstantFact[];
@@ -40,6 +44,9 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
   const innerConsts = new Map<string, TS.Expression | null>();
   /** A top-level constant's value does not follow inner consts: only the arguments of calls do. */
   let followInnerConsts = false;
+  // Inner consts, calls and what mutationOf and the env comparisons read.
+  const k = ts.SyntaxKind;
+  kinds ??= kindTable(ts, [k.VariableDeclaration, k.CallExpression, k.BinaryExpression, k.PrefixUnaryExpression, k.PostfixUnaryExpression, k.DeleteExpression]);
 
   const enter = (node: TS.Node): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && node.parent.parent.parent !== sourceFile) {
@@ -52,7 +59,8 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
         else localCalls.set(node.expression.text, [node]);
       }
       const curried = ts.isCallExpression(node.parent) && node.parent.expression === node;
-      if (!curried) {
+      // With no names asked for (no ids or self-gate calls configured), no call's names are built.
+      if (!curried && callNames.size > 0) {
         const names = calleeNames(node.expression);
         if (names.some((name) => callNames.has(name))) calls.push({ node, fact: { names, args: [], loc: loc(node) } });
       }
@@ -86,7 +94,7 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
     for (const call of calls) call.fact.args = call.node.arguments.map((arg) => toExpr(arg, 0));
     return { constants, calls: bindWrappers(calls.map((c) => c.fact)), envCompares, mutations };
   };
-  return { enter, facts };
+  return { kinds, enter, facts };
 
   // ---- helpers (closures over the file)
 
@@ -102,7 +110,7 @@ export function valuesVisitor(ts: TypeScript, sourceFile: TS.SourceFile, callNam
     if (!ts.isCallExpression(node)) return null;
     const callee = unwrap(node.expression);
     const first = node.arguments[0];
-    if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
+    if (first && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && MUTATING_OWNERS.has(callee.expression.text) && MUTATING_FUNCTIONS.has(`${callee.expression.text}.${callee.name.text}`)) {
       const fn = `${callee.expression.text}.${callee.name.text}`;
       return { target: first, how: () => `${fn}(${truncate(first.getText(sourceFile))}, …)` };
     }

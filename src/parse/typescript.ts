@@ -103,10 +103,17 @@ export function scriptKindOf(ts: TypeScript, path: string): TS.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-/** `parents: false` leaves out the parent pointers, for a caller that sets them as it walks the tree (facts/walk.ts). */
-export function parseScript(path: string, text: string, parents = true): TS.SourceFile {
+export interface ParseOptions {
+  /** false leaves out the parent pointers, for a caller that sets them as it walks the tree (facts/walk.ts). */
+  parents?: boolean;
+  /** false leaves `/** … *\/` comments unparsed, for a caller that never reads `node.jsDoc` (the code's own syntax and its parse errors are the same). */
+  jsDoc?: boolean;
+}
+
+export function parseScript(path: string, text: string, options: ParseOptions = {}): TS.SourceFile {
   const ts = loadTypeScript();
-  const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, parents, scriptKindOf(ts, path));
+  const jsDocParsingMode = options.jsDoc === false ? ts.JSDocParsingMode.ParseNone : ts.JSDocParsingMode.ParseAll;
+  const sourceFile = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode }, options.parents ?? true, scriptKindOf(ts, path));
   keepCompiled();
   return sourceFile;
 }
