@@ -51,9 +51,10 @@ const CHECK_OPTIONS = `Options for check:
   --no-cache             neither read nor write the fact cache
   --cache-location DIR   where the fact cache lives (default: node_modules/.cache/tripwire)
   --concurrency N|auto|off
-                         threads that extract facts the cache lacks (off: the main thread
-                         only; auto: up to 4, and only for 2000 files or more; unset: off,
-                         but a warm run parses its few edited scripts on one worker)
+                         threads that extract facts the cache lacks while the rules run
+                         (off: the main thread only; auto: up to 4; unset: 2, and both only
+                         for 2000 files or more; a warm run parses its few edited scripts
+                         on one worker)
   --stats                time per phase and per rule: a table on standard error, or
                          summary.stats with --format json (TIMING=1 prints the table too,
                          TIMING=all with every rule); a run over 2 s on a terminal shows

@@ -18,14 +18,14 @@ import { isMarkdownFile } from '../util/file-kinds.js';
  * is recorded when a rule reads the file), so the findings are those of a run
  * without it.
  */
-export function shareExtraction(model: RepoModel, concurrency: Concurrency): SharedExtraction | null {
+export function shareExtraction(model: RepoModel, concurrency: Concurrency | undefined, prepared: PreparedWorker | null = null): SharedExtraction | null {
   if (concurrency === 'off') return null;
   const areas = testAreas(model);
   const wanted = new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]);
   // Every Markdown file, last: a worker starts there, and the rules that read them run after those that read the scripts.
   const scripts = model.toExtract([...[...wanted].filter((file) => !isMarkdownFile(file)), ...model.files.filter(isMarkdownFile)]);
   const threads = threadsFor(concurrency, scripts.length);
-  const shared = threads > 1 ? SharedExtraction.start(model.extractionCalls(), scripts, threads - 1) : null;
+  const shared = threads > 1 ? SharedExtraction.start(model.extractionCalls(), scripts, threads - 1, undefined, prepared) : null;
   if (shared) model.extractingAhead(shared);
   return shared;
 }
@@ -43,8 +43,6 @@ export function shareExtraction(model: RepoModel, concurrency: Concurrency): Sha
 export function extractChangedAhead(model: RepoModel, concurrency: Concurrency | undefined, staged: boolean, prepared: PreparedWorker | null = null): AheadExtraction | null {
   const scripts = concurrency !== undefined || !model.warmFactCache ? null : model.changedScripts(BATCH, staged);
   const ahead = scripts === null ? null : AheadExtraction.start(model.extractionCalls(), scripts, undefined, prepared);
-  // A worker started before the listing was known, and nothing for it to do.
-  prepared?.dispose();
   if (ahead) model.extractingAhead(ahead);
   return ahead;
 }

@@ -35,7 +35,9 @@ export async function run(options: CheckOptions): Promise<RunResult> {
   // A warm run parses its few changed scripts on a worker while the main thread goes on.
   const early = extractChangedAhead(model, options.concurrency, options.staged === true, options.aheadWorker ?? null);
   // A cold run shares its scripts out between the main thread and workers while the rules run.
-  const shared = early === null ? shareExtraction(model, options.concurrency ?? 'off') : null;
+  const shared = early === null ? shareExtraction(model, options.concurrency, options.aheadWorker ?? null) : null;
+  // A worker started before the listing was known, and nothing for it to do.
+  options.aheadWorker?.dispose();
   const prefetchMs = performance.now() - prefetchStarted;
   const factsBefore = model.stats.factsMs - prefetchMs;
   // A rule none of whose inputs changed since a run stored its verdict is not evaluated again.

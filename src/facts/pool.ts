@@ -2,10 +2,20 @@ import { availableParallelism } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { FileFacts } from './types.js';
 
-/** How many scripts one message carries: enough that messaging is a small part of a batch, few enough to share the work evenly. */
+/** How many scripts one message of a warm run's extraction ahead carries (ahead.ts), at most; with fewer than this to extract, an explicit number of threads starts none. */
 export const BATCH = 32;
-/** With `auto`, fewer scripts than this are extracted on the main thread alone: a worker loads the compiler before its first file, which costs about as much as extracting this many (measured: a worker's first 1284 scripts took twice as long as the warm main thread's). */
-export const AUTO_MIN_SCRIPTS = 2000;
+/**
+ * Unless a number of threads is given, a run with fewer files than this to
+ * extract keeps them on the main thread: a worker starts, loads tripwire and
+ * the compiler before its first file, and takes too few of them to gain
+ * (measured on 2 cores, 2026-12-06: at 1,331 files a cold run with a worker
+ * took the same wall time for 0.8 s more CPU; at 12,934 files, 17 % less
+ * wall time). Past it the worker only gains: the main thread never waits for
+ * work it could do itself (SharedExtraction).
+ */
+export const SHARED_MIN_FILES = 2000;
+/** Unset, a cold run uses this many threads at most (the main one included), as many as there are cores. */
+const DEFAULT_THREADS = 2;
 /** With `auto`, never more threads than this: past it the main thread, which reads every text and receives every result, is the bottleneck. */
 const AUTO_MAX_THREADS = 4;
 
@@ -24,12 +34,12 @@ export interface ExtractRequest {
 
 export type ExtractResponse = { facts: FileFacts[] } | { error: string };
 
-/** The number of threads (the main one included) to extract `scripts` scripts on: 1 means no worker. */
-export function threadsFor(concurrency: Concurrency, scripts: number): number {
-  if (concurrency === 'off' || scripts <= BATCH) return 1;
-  const batches = Math.ceil(scripts / BATCH);
-  if (concurrency === 'auto') return scripts < AUTO_MIN_SCRIPTS ? 1 : Math.min(availableParallelism(), AUTO_MAX_THREADS, batches);
-  return Math.max(1, Math.min(concurrency, batches));
+/** The number of threads (the main one included) to extract `files` files on, unset (undefined) or as `--concurrency` says: 1 means no worker. */
+export function threadsFor(concurrency: Concurrency | undefined, files: number): number {
+  if (concurrency === 'off' || files <= BATCH) return 1;
+  if (typeof concurrency === 'number') return Math.max(1, Math.min(concurrency, Math.ceil(files / BATCH)));
+  if (files < SHARED_MIN_FILES) return 1;
+  return Math.min(availableParallelism(), concurrency === 'auto' ? AUTO_MAX_THREADS : DEFAULT_THREADS);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startWorker, workerUrl, type Script } from './pool.js';
+import type { PreparedWorker } from './ahead.js';
 import type { FileFacts, MarkdownFacts } from './types.js';
 import { usesCodeCache } from '../parse/typescript.js';
 
@@ -51,21 +52,28 @@ export class SharedExtraction {
     this.flags = new Int32Array(claims);
   }
 
-  /** Null when no worker can be started (run from the TypeScript sources, as the test runner does, or a Node that refuses threads). */
-  static start(calls: readonly string[], scripts: readonly Script[], workers: number, url: URL | null = workerUrl()): SharedExtraction | null {
-    if (url === null || workers < 1 || scripts.length === 0) return null;
+  /**
+   * Null when no worker can be started (run from the TypeScript sources, as
+   * the test runner does, or a Node that refuses threads). A worker started
+   * before the listing (`prepared`, which has loaded the compiler meanwhile)
+   * is the first one.
+   */
+  static start(calls: readonly string[], scripts: readonly Script[], workers: number, url: URL | null = workerUrl(), prepared: PreparedWorker | null = null): SharedExtraction | null {
+    if (workers < 1 || scripts.length === 0) return null;
     const claims = new SharedArrayBuffer(4 * (1 + scripts.length));
     const started: { worker: Worker; port: MessagePort }[] = [];
-    for (let k = 0; k < workers; k++) {
+    const ready = prepared?.take();
+    if (ready) started.push(ready);
+    while (url !== null && started.length < workers) {
       const { port1, port2 } = new MessageChannel();
       const worker = startWorker(url, { answerPort: port2, codeCache: usesCodeCache() }, [port2]);
       if (worker === null) break;
       // A worker that fails answers nothing more, and the main thread extracts what it did not claim: not the run's error.
       worker.on('error', () => {});
       worker.unref();
-      worker.postMessage({ calls, scripts: [...scripts], claims } satisfies ClaimRequest);
       started.push({ worker, port: port1 });
     }
+    for (const { worker } of started) worker.postMessage({ calls, scripts: [...scripts], claims } satisfies ClaimRequest);
     return started.length === 0 ? null : new SharedExtraction(scripts, claims, started);
   }
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureRepo } from '../support/fixture-repo.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
+import { SHARED_MIN_FILES } from '../../src/facts/pool.js';
 import { CLI_BIN, git, runCli, writeFiles } from '../support/repo.js';
 
 // --concurrency: the facts the cache lacks are extracted on several threads
@@ -68,6 +69,18 @@ describe('--concurrency', () => {
         expect(workers?.parsed).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('unset, a cold run with 2,000 files or more to extract shares them with a worker (given two cores), and reports what the main thread alone does', () => {
+    const dir = largerDemo();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < SHARED_MIN_FILES; i++) files[`test/bulk/case-${i}.test.ts`] = `import { it } from 'vitest';\nimport { score } from '../helpers/local-${i % 7}.js';\nit('case ${i}', () => score(${i}));\n`;
+    writeFiles(dir, files);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'many tests');
+    const report = check(dir);
+    expect(report.summary.stats?.facts.workers?.threads).toBe(availableParallelism() >= 2 ? 1 : undefined);
+    expect(report.findings).toEqual(check(dir, '--concurrency', 'off').findings);
   });
 
   it('auto starts no thread for a repository this small', () => {
