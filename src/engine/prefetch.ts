@@ -19,7 +19,9 @@ import { isMarkdownFile } from '../util/file-kinds.js';
  * without it.
  */
 export function shareExtraction(model: RepoModel, concurrency: Concurrency | undefined, prepared: PreparedWorker | null = null): SharedExtraction | null {
-  if (concurrency === 'off') return null;
+  // Unset, only a cold run: a warm one extracts what changed (extractChangedAhead), and telling what else its
+  // fact cache lacks would parse every entry the check starts from, which a warm run reads only as rules ask.
+  if (concurrency === 'off' || (concurrency === undefined && model.warmFactCache)) return null;
   const areas = testAreas(model);
   const wanted = new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]);
   // Every Markdown file, last: a worker starts there, and the rules that read them run after those that read the scripts.

@@ -81,6 +81,18 @@ describe('--concurrency', () => {
     const report = check(dir);
     expect(report.summary.stats?.facts.workers?.threads).toBe(availableParallelism() >= 2 ? 1 : undefined);
     expect(report.findings).toEqual(check(dir, '--concurrency', 'off').findings);
+    // Warm, after an edit to no script: nothing to extract ahead, no worker.
+    const cache = mkdtempSync(join(tmpdir(), 'tripwire-concurrency-'));
+    const warm = (): Report => {
+      const run = runCli(['check', '--format', 'json', '--stats', '--cache-location', cache], dir);
+      expect(run.code, run.stderr).toBe(1);
+      return JSON.parse(run.stdout) as Report;
+    };
+    warm();
+    appendFileSync(join(dir, 'README.md'), '\nOne more line.\n');
+    const after = warm();
+    expect(after.summary.stats?.facts.workers).toBeUndefined();
+    rmSync(cache, { recursive: true, force: true });
   });
 
   it('auto starts no thread for a repository this small', () => {
