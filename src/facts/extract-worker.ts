@@ -7,7 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { extractScriptFacts } from './extract-script.js';
 import { extractMarkdownFacts } from './extract-markdown.js';
 import { isMarkdownFile } from '../util/file-kinds.js';
-import type { ExtractRequest, ExtractResponse } from './pool.js';
+import type { ExtractRequest, ExtractResponse, Script } from './pool.js';
 import { ANSWERED, STARTED } from './ahead.js';
 import { BY_WORKER, FREE, type ClaimAnswer, type ClaimRequest } from './shared.js';
 import { loadTypeScript, useCodeCache } from '../parse/typescript.js';
@@ -53,8 +53,11 @@ port.on('message', (request: ExtractRequest | ClaimRequest) => {
  */
 function claimAll({ calls, scripts, claims }: ClaimRequest, answers: MessagePort): void {
   const flags = new Int32Array(claims);
-  for (let i = scripts.length - 1; i >= 0; i--) {
-    const script = scripts[i];
+  const held: (Script | undefined)[] = scripts;
+  for (let i = held.length - 1; i >= 0; i--) {
+    const script = held[i];
+    // Each text is let go once done with, here or by another thread: the worker's copy shrinks as it goes.
+    held[i] = undefined;
     if (script === undefined || Atomics.compareExchange(flags, 1 + i, FREE, BY_WORKER) !== FREE) continue;
     let answer: ClaimAnswer;
     try {

@@ -260,7 +260,7 @@ export class RepoModel {
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
   private ahead: { take(file: string, text: string): FileFacts | undefined; takeMarkdown?(file: string, text: string): MarkdownFacts | undefined } | null = null;
   /** Reads done ahead for toExtract: text() takes them as its own read, and records what it would have. */
-  private readonly readAhead = new Map<string, BoundedRead>();
+  private readonly readAhead = new Map<string, BoundedRead | string>();
   private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
   private readonly markdownMemo = new Map<string, MarkdownFacts | null>();
   /** Callee names recorded with their arguments: the configured id and self-gate helpers. */
@@ -659,9 +659,11 @@ export class RepoModel {
       return null;
     }
     this.stats.read++;
-    const read = this.readAhead.get(file) ?? this.readDisk(file);
+    const ahead = this.readAhead.get(file);
     this.readAhead.delete(file);
-    if (read.ok) text = read.bytes.toString('utf8');
+    // Read ahead and decoded: the text itself (its bytes are not kept twice).
+    const read = typeof ahead === 'string' ? ({ ok: true, text: ahead } as const) : (ahead ?? this.readDisk(file));
+    if (read.ok) text = 'text' in read ? read.text : read.bytes.toString('utf8');
     else if (read.tooLarge) this.tooLarge(file, read.size);
     else this.addProblem({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
     // A failure is kept too, so that it is reported once.
@@ -916,8 +918,9 @@ export class RepoModel {
   /** A script's text read ahead of text(), which takes the read as its own (and records what it finds then); null when it cannot be read. */
   private readAheadText(file: string): string | null {
     const read = this.readDisk(file);
-    this.readAhead.set(file, read);
-    return read.ok ? read.bytes.toString('utf8') : null;
+    const text = read.ok ? read.bytes.toString('utf8') : null;
+    this.readAhead.set(file, text ?? read);
+    return text;
   }
 
   /** Whether the fact cache is on and holds a file from an earlier run: a warm run's. */
