@@ -25,7 +25,10 @@ export function shareExtraction(model: RepoModel, concurrency: Concurrency | und
   const areas = testAreas(model);
   const wanted = new Set([...model.checkRoots(), ...model.files.filter((file) => areas.isTestOnly(file))]);
   // Every Markdown file, last: a worker starts there, and the rules that read them run after those that read the scripts.
-  const scripts = model.toExtract([...[...wanted].filter((file) => !isMarkdownFile(file)), ...model.files.filter(isMarkdownFile)]);
+  const candidates = [...[...wanted].filter((file) => !isMarkdownFile(file)), ...model.files.filter(isMarkdownFile)];
+  // Too few to be worth a worker even if the cache lacked them all: nothing is read ahead.
+  if (threadsFor(concurrency, candidates.length) <= 1) return null;
+  const scripts = model.toExtract(candidates);
   const threads = threadsFor(concurrency, scripts.length);
   const shared = threads > 1 ? SharedExtraction.start(model.extractionCalls(), scripts, threads - 1, undefined, prepared) : null;
   if (shared) model.extractingAhead(shared);
