@@ -24,11 +24,11 @@ export type ClaimAnswer = { index: number; facts: FileFacts | MarkdownFacts } | 
 
 /**
  * A cold run's scripts and Markdown files, extracted by worker threads while
- * the main thread evaluates the rules. Every file is claimed once, through flags the threads
- * share: a worker takes them from the last one down, the main thread takes the
- * one a rule asks for, when it asks. A script the main thread claims it
- * extracts itself, as it would alone; one a worker claimed first it waits for
- * (synchronously: the rules are). So the main thread never waits for work it
+ * the main thread evaluates the rules. Every file is claimed once, through
+ * flags the threads share: a worker takes them from the last one down, the
+ * main thread takes the one a rule asks for, when it asks. A file the main
+ * thread claims it extracts itself, as it would alone; one a worker claimed
+ * first it waits for (synchronously: the rules are). So the main thread never waits for work it
  * could do itself, the workers extract what the rules will ask for later, and
  * the findings are the main thread's own: the same code on the same text.
  * Nothing is read or written here; the model reads the texts first (with its
@@ -40,8 +40,7 @@ export class SharedExtraction {
   /** Answers drained from the workers' ports, by index (null: the worker could not extract it). */
   private readonly answers = new Map<number, FileFacts | MarkdownFacts | null>();
   private received = 0;
-  /** Scripts whose facts the main thread took from a worker. */
-  taken = 0;
+  private takenCount = 0;
 
   private constructor(
     private readonly scripts: readonly Script[],
@@ -82,7 +81,12 @@ export class SharedExtraction {
     return this.workers.length;
   }
 
-  /** Scripts the workers have extracted so far, taken or not. */
+  /** Files whose facts the main thread took from a worker. */
+  get taken(): number {
+    return this.takenCount;
+  }
+
+  /** Files the workers have extracted so far, taken or not. */
   get posted(): number {
     return Atomics.load(this.flags, 0);
   }
@@ -95,7 +99,7 @@ export class SharedExtraction {
   take(file: string, text: string): FileFacts | undefined {
     const facts = this.claim(file, text);
     if (facts?.kind !== 'script') return undefined;
-    this.taken++;
+    this.takenCount++;
     return facts;
   }
 
@@ -103,7 +107,7 @@ export class SharedExtraction {
   takeMarkdown(file: string, text: string): MarkdownFacts | undefined {
     const facts = this.claim(file, text);
     if (facts?.kind !== 'markdown') return undefined;
-    this.taken++;
+    this.takenCount++;
     return facts;
   }
 
