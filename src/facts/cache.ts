@@ -22,6 +22,12 @@ export interface FactCacheOptions<T> {
 
 export interface FactCache<T> {
   get(key: string): T | undefined;
+  /**
+   * Whether an entry is stored under `key`, told from the index alone: the
+   * entry is neither read nor verified (one that fails to verify is a miss
+   * when it is asked for) nor counted as used.
+   */
+  has(key: string): boolean;
   set(key: string, value: T): void;
   /**
    * Writes what this run added, if anything: appended to a log next to the
@@ -84,6 +90,7 @@ function noCache<T>(): FactCache<T> {
       stats.misses++;
       return undefined;
     },
+    has: () => false,
     set() {},
     save() {},
     stats,
@@ -251,6 +258,9 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       stats.hits++;
       touched.set(key, value);
       return value;
+    },
+    has(key) {
+      return touched.has(key) || index().has(key);
     },
     set(key, value) {
       // A key with a break or a space could not be read back from the index or as one record.

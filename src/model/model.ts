@@ -879,13 +879,13 @@ export class RepoModel {
       if (script ? !this.reachable.has(file) || this.factsMemo.has(file) : !isMarkdownFile(file) || !this.fileSet.has(file) || this.markdownMemo.has(file)) continue;
       // Overlays, files git reports oversized and unfollowed links are text()'s to decide, on the main thread.
       if (this.readAhead.has(file) || this.overlays.has(file) || this.oversized.has(file) || this.unfollowed.has(file) || this.textMemo.has(file)) continue;
+      // Told from the cache's index: a warm run's entries are read as its rules ask for them, not here.
       const key = (id: string): string => (script ? this.scriptKey(file, id, false) : markdownKey(id));
-      const kind = script ? 'script' : 'markdown';
       const known = this.knownId(file);
-      if (known !== null && this.cache?.get(key(known))?.kind === kind) continue;
+      if (known !== null && this.cache?.has(key(known)) === true) continue;
       const text = this.readAheadText(file);
       if (text === null) continue;
-      if (known === null && this.cache?.get(key(blobId(text)))?.kind === kind) continue;
+      if (known === null && this.cache?.has(key(blobId(text))) === true) continue;
       out.push({ file, text });
     }
     return out;

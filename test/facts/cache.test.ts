@@ -140,6 +140,31 @@ describe('openFactCache', () => {
     expect(stored(location)).toEqual({ k: { imports: ['sentinel'] } });
   });
 
+  it('tells a stored entry from the index alone: not counted, not kept alive, and a record that does not verify is still a miss when asked for', () => {
+    const location = tempDir();
+    const first = open(location);
+    expect(first.has('k1')).toBe(false);
+    first.set('k1', { imports: ['openai'] });
+    first.set('k2', { imports: ['zod'] });
+    expect(first.has('k1')).toBe(true);
+    first.save();
+
+    const second = open(location);
+    expect([second.has('k1'), second.has('k2'), second.has('k3')]).toEqual([true, true, false]);
+    expect(second.stats).toEqual({ hits: 0, misses: 0 });
+    // Only what was read is in use: k2, told only, goes at the next rewrite.
+    expect(second.get('k1')).toEqual({ imports: ['openai'] });
+    second.set('k4', { imports: ['a'] });
+    second.save();
+    expect(stored(location)).toEqual({ k1: { imports: ['openai'] }, k4: { imports: ['a'] } });
+
+    // An entry whose record fails its MAC is there by the index, and a miss when read.
+    writeFileSync(path.join(location, 'facts-1.0.0.facts'), indexed([`${'0'.repeat(64)} k5\t{"imports":[]}`]));
+    const third = open(location);
+    expect(third.has('k5')).toBe(true);
+    expect(third.get('k5')).toBeUndefined();
+  });
+
   it('prunes entries the run did not touch', () => {
     const location = tempDir();
     const first = open(location);
