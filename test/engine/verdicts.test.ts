@@ -49,6 +49,25 @@ async function fresh(dir: string): Promise<Finding[]> {
   return (await run({ cwd: dir, cache: false })).findings;
 }
 
+/** A run with the cache: its findings, and how one rule's verdict came (units evaluated and taken back, reused whole, resumed from its plan). */
+async function runFor(dir: string, cacheLocation: string, rule: string) {
+  const result = await run({ cwd: dir, cacheLocation });
+  const stat = result.stats.rules.find((candidate) => candidate.id === rule);
+  return { findings: result.findings, units: stat?.units, reused: stat?.reused, resumed: stat?.resumed === true };
+}
+
+/** Runs with --staged after each text of `path` is written and staged, each compared with a run without the cache. */
+function stagedEdits(dir: string, path: string): (text: string) => Promise<{ findings: Finding[]; reused: string[] }> {
+  const cache = tempDir();
+  return async (text) => {
+    writeFileSync(join(dir, path), text);
+    git(dir, 'add', path);
+    const result = await run({ cwd: dir, cacheLocation: cache, staged: true });
+    expect(result.findings).toEqual((await run({ cwd: dir, cache: false, staged: true })).findings);
+    return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id) };
+  };
+}
+
 /** Paid tests whose ids are runEval's first argument, one touchfile map, and only the touchfile rule of the map rules. */
 const TOUCHFILE_CONFIG = JSON.stringify({
   tests: { include: ['test/**/*.test.ts'], paid: ['test/e2e-*.test.ts'], ids: [{ call: 'runEval', arg: 0 }] },
@@ -207,17 +226,8 @@ describe('verdicts reused rule by rule', () => {
 
   it('with --staged, an edit that removes nothing leaves the reference rule standing; one that removes an export still imported does not', async () => {
     const dir = demo();
-    const path = 'test/helpers/oracle.ts';
-    const helper = join(dir, path);
-    const original = readFileSync(helper, 'utf8');
-    const cache = tempDir();
-    const staged = async (text: string): Promise<{ findings: Finding[]; reused: string[] }> => {
-      writeFileSync(helper, text);
-      git(dir, 'add', path);
-      const result = await run({ cwd: dir, cacheLocation: cache, staged: true });
-      expect(result.findings).toEqual((await run({ cwd: dir, cache: false, staged: true })).findings);
-      return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id) };
-    };
+    const original = readFileSync(join(dir, 'test/helpers/oracle.ts'), 'utf8');
+    const staged = stagedEdits(dir, 'test/helpers/oracle.ts');
     await staged(`${original}\nexport const STAGED_EDIT = 'first';\n`);
     // The same path changed, another text: what the diff removed (no export, no env read, no flag) is the same.
     expect((await staged(`${original}\nexport const STAGED_EDIT = 'second';\n`)).reused).toContain('no-dangling-references');
@@ -235,14 +245,7 @@ describe('verdicts reused rule by rule', () => {
         'docs/guide.md': '# Guide\n\nRun `kitjs publish --dry-run`, then `kitjs check`.\n',
       }),
     );
-    const cache = tempDir();
-    const staged = async (text: string): Promise<{ findings: Finding[]; reused: string[] }> => {
-      writeFileSync(join(dir, 'src/cli.ts'), text);
-      git(dir, 'add', 'src/cli.ts');
-      const result = await run({ cwd: dir, cacheLocation: cache, staged: true });
-      expect(result.findings).toEqual((await run({ cwd: dir, cache: false, staged: true })).findings);
-      return { findings: result.findings, reused: result.stats.rules.filter((rule) => rule.reused).map((rule) => rule.id) };
-    };
+    const staged = stagedEdits(dir, 'src/cli.ts');
     const cli = "program.command('publish');\nprogram.command('check');\nprogram.option('--dry-run');\n";
     await staged(`${cli}// first\n`);
     expect((await staged(`${cli}// second\n`)).reused).toContain('no-dangling-references');
@@ -356,11 +359,10 @@ describe('verdicts reused rule by rule', () => {
 });
 
 describe('verdicts reused unit by unit', () => {
-  /** One rule's findings from a run with the cache, and how many of its units were evaluated and taken back. */
+  /** runFor, with the findings of that rule alone. */
   const ruleRun = async (dir: string, cache: string, rule: string) => {
-    const result = await run({ cwd: dir, cacheLocation: cache });
-    const stat = result.stats.rules.find((candidate) => candidate.id === rule);
-    return { findings: result.findings.filter((finding) => finding.ruleId === rule), units: stat?.units, reused: stat?.reused };
+    const result = await runFor(dir, cache, rule);
+    return { ...result, findings: result.findings.filter((finding) => finding.ruleId === rule) };
   };
   it('a unit whose reads are unchanged is taken back; one that read the edited file is computed again', async () => {
     const dir = demo();
@@ -613,11 +615,7 @@ describe('verdicts reused unit by unit', () => {
     });
     track(dir);
     const cache = tempDir();
-    const units = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      const stat = result.stats.rules.find((rule) => rule.id === 'no-paid-calls-in-free-tests');
-      return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
-    };
+    const units = () => runFor(dir, cache, 'no-paid-calls-in-free-tests');
     expect((await units()).findings).toEqual([]);
 
     // The module both tests reach, two imports deep, now spawns a model CLI.
@@ -649,11 +647,7 @@ describe('rules resumed from their plan', () => {
     });
     track(dir);
     const cache = tempDir();
-    const touchfiles = async () => {
-      const result = await run({ cwd: dir, cacheLocation: cache });
-      const stat = result.stats.rules.find((rule) => rule.id === 'touchfiles-cover-paid-tests');
-      return { findings: result.findings, units: stat?.units, resumed: stat?.resumed === true };
-    };
+    const touchfiles = () => runFor(dir, cache, 'touchfiles-cover-paid-tests');
     return { dir, touchfiles };
   };
 
