@@ -33,7 +33,7 @@ export interface CheckOptions {
   listing?: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] };
   /** Why the cache directory must not be used (null: it may), when the caller already asked (cacheRefusal). */
   cacheRefused?: string | null;
-  /** Threads that extract the facts the cache lacks, the main one included (default `off`; see facts/shared.ts). */
+  /** Threads that extract the facts the cache lacks, the main one included (unset: 2 for a cold run with 2,000 files or more to extract, else the main one; see facts/pool.ts threadsFor). */
   concurrency?: Concurrency;
   /** Told of each phase and each file's facts (a terminal's progress line). */
   progress?: Progress;

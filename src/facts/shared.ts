@@ -28,11 +28,12 @@ export type ClaimAnswer = { index: number; facts: FileFacts | MarkdownFacts } | 
  * flags the threads share: a worker takes them from the last one down, the
  * main thread takes the one a rule asks for, when it asks. A file the main
  * thread claims it extracts itself, as it would alone; one a worker claimed
- * first it waits for (synchronously: the rules are). So the main thread never waits for work it
- * could do itself, the workers extract what the rules will ask for later, and
- * the findings are the main thread's own: the same code on the same text.
- * Nothing is read or written here; the model reads the texts first (with its
- * limits and overlays) and takes the facts for the very text it gave.
+ * first it waits for (synchronously: the rules are). So the main thread
+ * never waits for work it could do itself, the workers extract what the
+ * rules will ask for later, and the findings are the main thread's own: the
+ * same code on the same text. Nothing is read or written here; the model
+ * reads the texts first (with its limits and overlays) and takes the facts
+ * for the very text it gave.
  */
 export class SharedExtraction {
   private readonly index: Map<string, number>;

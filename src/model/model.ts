@@ -191,6 +191,12 @@ export function saveFactCache(cache: FactCache<CachedFacts>, live: (id: string) 
   cache.drop('stored queries');
 }
 
+/** Facts extracted on another thread (facts/ahead.ts, facts/shared.ts), given for the very text they were extracted from. */
+interface FactsAhead {
+  take(file: string, text: string): FileFacts | undefined;
+  takeMarkdown?(file: string, text: string): MarkdownFacts | undefined;
+}
+
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 /** Key of the model at the merge base in the per-run memo table. */
 const AT_BASE = {};
@@ -258,7 +264,7 @@ export class RepoModel {
   private readonly oldTexts: ReadonlyMap<string, string>;
   private readonly oldFactsMemo = new Map<string, FileFacts | null>();
   private readonly pinnedMemo = new Map<string, PinnedFacts | null>();
-  private ahead: { take(file: string, text: string): FileFacts | undefined; takeMarkdown?(file: string, text: string): MarkdownFacts | undefined } | null = null;
+  private ahead: FactsAhead | null = null;
   /** Reads done ahead for toExtract: text() takes them as its own read, and records what it would have. */
   private readonly readAhead = new Map<string, BoundedRead | string>();
   private readonly oldPinnedMemo = new Map<string, PinnedFacts | null>();
@@ -662,10 +668,13 @@ export class RepoModel {
     const ahead = this.readAhead.get(file);
     this.readAhead.delete(file);
     // Read ahead and decoded: the text itself (its bytes are not kept twice).
-    const read = typeof ahead === 'string' ? ({ ok: true, text: ahead } as const) : (ahead ?? this.readDisk(file));
-    if (read.ok) text = 'text' in read ? read.text : read.bytes.toString('utf8');
-    else if (read.tooLarge) this.tooLarge(file, read.size);
-    else this.addProblem({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
+    if (typeof ahead === 'string') text = ahead;
+    else {
+      const read = ahead ?? this.readDisk(file);
+      if (read.ok) text = read.bytes.toString('utf8');
+      else if (read.tooLarge) this.tooLarge(file, read.size);
+      else this.addProblem({ kind: 'read-error', file, message: `cannot read ${file}: ${read.reason}`, loc: NO_LOC });
+    }
     // A failure is kept too, so that it is reported once.
     this.textMemo.set(file, text);
     if (!this.fileSet.has(file)) this.outsideReads.set(file, text === null ? null : blobId(text));
@@ -930,7 +939,7 @@ export class RepoModel {
   }
 
   /** Facts being extracted on another thread (facts/ahead.ts): extract() takes them for the same text instead of extracting the file. */
-  extractingAhead(source: { take(file: string, text: string): FileFacts | undefined; takeMarkdown?(file: string, text: string): MarkdownFacts | undefined }): void {
+  extractingAhead(source: FactsAhead): void {
     this.ahead = source;
   }
 
