@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -65,7 +66,7 @@ function loadCompiled(file: string): TypeScript | null {
     } catch {
       cachedData = undefined;
     }
-    const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cachedData && { cachedData }) });
+    const script = new Script(Module.wrap(sourceText(readFileSync(file))), { filename: file, ...(cachedData && { cachedData }) });
     // The CommonJS wrapper's arguments, as require() passes them.
     const module: { exports: unknown } = { exports: {} };
     (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -75,6 +76,15 @@ function loadCompiled(file: string): TypeScript | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The compiler's source as a string. Its bundle is ASCII (9 MB): decoded as
+ * Latin-1, which for ASCII is the same text, it takes a third of the time
+ * UTF-8 decoding does; any other bytes are decoded as UTF-8.
+ */
+export function sourceText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Writes the compiled compiler once the parser has run: the functions it compiled on first use are in it. */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceText } from '../../src/parse/typescript.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { temporaryDirs } from '../support/temp.js';
 
@@ -51,5 +52,14 @@ describe('the compiled compiler', () => {
     const home = xdg();
     expect(load(home, false)).toEqual({ state: 'off', statements: 2 });
     expect(() => compiled(home)).toThrow();
+  });
+
+  it('is compiled from its source read as the text it holds: ASCII as Latin-1 (the same text), other bytes as UTF-8', () => {
+    const ascii = Buffer.from('const a = "x";\n');
+    expect(sourceText(ascii)).toBe('const a = "x";\n');
+    // Read as Latin-1, the two bytes of é would be two characters.
+    const accented = Buffer.from('const café = "ü";\n', 'utf8');
+    expect(sourceText(accented)).toBe('const café = "ü";\n');
+    expect(sourceText(accented)).not.toBe(accented.toString('latin1'));
   });
 });
