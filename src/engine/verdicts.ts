@@ -502,9 +502,12 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       };
       const counts = { evaluated: 0, reused: 0 };
       const recorded: Recorded<FileProblem> = { resolved: false };
-      /** Of the units taken back that read only their set and their own file, loading each: the sets, and the own files. */
-      const settledSets = new Set<number>();
-      const settledOwn: string[] = [];
+      /**
+       * Of the units taken back that read only their set and their own file: the
+       * sets and the own files, grouped by the files they read without loading
+       * (most units of a rule share those: the same manifests), by that list's key.
+       */
+      const settled = new Map<string, { unloaded: readonly (number | string)[]; sets: Set<number>; own: string[] }>();
       /** The units in the order the rule asked for them, and the unit each finding they gave came from: the plan (finish). */
       const asked: string[] = [];
       const owner = new Map<unknown, string>();
@@ -532,13 +535,16 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         if (previous && before && holds(unit, previous, context)) {
           const own = previous.self && self !== undefined;
           if (own) noteId(self);
-          const unloaded = previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
-          // Nearly every unit taken back read its set and its own file, loading them all: those are charged once per set (finish).
-          const plain = unloaded === null && previous.other.length === 0 && previous.problems.length === 0 && !previous.partial && !previous.params;
+          // Nearly every unit taken back read only its set and its own file: those are charged once per set (finish).
+          const plain = previous.other.length === 0 && previous.problems.length === 0 && !previous.partial && !previous.params;
           if (plain) {
-            settledSets.add(previous.set);
-            if (own) settledOwn.push(unit);
+            const group = JSON.stringify(previous.unloaded);
+            let settledGroup = settled.get(group);
+            if (!settledGroup) settled.set(group, (settledGroup = { unloaded: previous.unloaded, sets: new Set(), own: [] }));
+            settledGroup.sets.add(previous.set);
+            if (own) settledGroup.own.push(unit);
           }
+          const unloaded = plain || previous.unloaded.length === 0 ? null : new Set(pathsOfLoaded(previous.unloaded));
           if (!plain) model.chargedTo(recorded, () => {
             // Neighbouring units share a set: its paths are found once.
             let paths = setPaths.get(previous.set);
@@ -635,9 +641,15 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         },
         finish(findings: readonly unknown[]): void {
           table.plan = resumable && ordered ? planOf(findings, asked, owner, results) : undefined;
-          const files = [...settledSets].flatMap((set) => (before?.sets[set] ?? []).map((i) => model.files[i] ?? ''));
-          files.push(...settledOwn);
-          model.chargedTo(recorded, () => model.chargeVerdict(files, [], files));
+          model.chargedTo(recorded, () => {
+            for (const group of settled.values()) {
+              const files = [...group.sets].flatMap((set) => (before?.sets[set] ?? []).map((i) => model.files[i] ?? ''));
+              files.push(...group.own);
+              // The files none of these units loaded stay unloaded: the group shares them (a unit's charge is its files, less those).
+              const unloaded = new Set(pathsOfLoaded(group.unloaded));
+              model.chargeVerdict(files, [], unloaded.size === 0 ? files : files.filter((path) => !unloaded.has(path)));
+            }
+          });
         },
       };
     },
