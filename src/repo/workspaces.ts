@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { loadYaml } from '../parse/yaml.js';
 import { compileGlobs } from '../util/glob.js';
 import { isRecord } from '../util/guards.js';
 
@@ -15,7 +15,8 @@ export function workspaceGlobs(packageJson: unknown, pnpmWorkspaceYaml: string |
   if (pnpmWorkspaceYaml !== null) {
     let data: unknown;
     try {
-      data = parseYaml(pnpmWorkspaceYaml);
+      // Loaded here, not with the module: every run imports this one, and only a pnpm workspace has the file.
+      data = loadYaml().parse(pnpmWorkspaceYaml);
     } catch {
       data = null;
     }
