@@ -11,7 +11,7 @@ import { cacheRefusal } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { gitOutput } from '../repo/git.js';
 import type { Finding, MapCoverage, Summary } from '../types.js';
-import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, sealedFile, unsealed, type CacheSecret } from '../util/cache-secret.js';
 import { VERSION } from '../version.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolFingerprint } from './fingerprint.js';
@@ -180,7 +180,7 @@ function isEntry(value: unknown): value is Entry {
 
 function writeEntries(file: string, secret: CacheSecret, entries: Entry[]): void {
   try {
-    writeFileAtomic(file, sealed(secret, contextOf(file), JSON.stringify({ format: FORMAT, entries })));
+    writeFileAtomic(file, sealedFile(secret, contextOf(file), JSON.stringify({ format: FORMAT, entries })));
   } catch {
     // The cache directory is unusable: the next run computes its verdict again.
   }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads, Recorded } from '../model/reads.js';
-import { cacheSecret, sealed, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, sealedFile, unsealed, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
@@ -671,7 +671,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
 
   function write(target: string, sealedAs: string, data: object): void {
     try {
-      writeFileAtomic(target, sealed(secret, sealedAs, JSON.stringify(data)));
+      writeFileAtomic(target, sealedFile(secret, sealedAs, JSON.stringify(data)));
     } catch {
       // An unusable cache directory: the next run evaluates every rule.
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheSecret, MAC_HEX, sealed, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, MAC_HEX, sealed, sealedFile, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 export interface FactCacheOptions<T> {
@@ -469,7 +469,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
         } else {
           const kept: [string, string, unknown][] = [];
           for (const [path, [id, value]] of entries) if (asked.has(path) || live(id)) kept.push([path, id, value]);
-          writeFileAtomic(file, sealed(secret, context, asciiJson(kept)));
+          writeFileAtomic(file, sealedFile(secret, context, asciiJson(kept)));
           rmSync(logFile, { force: true });
           logged = 0;
           corrupt = false;

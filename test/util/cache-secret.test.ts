@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheKeyFile, cacheSecret, sealed, unsealed } from '../../src/util/cache-secret.js';
+import fc from 'fast-check';
+import { cacheKeyFile, cacheSecret, sealed, sealedFile, unsealed } from '../../src/util/cache-secret.js';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -92,5 +93,17 @@ describe('sealed records', () => {
     // 'o' is U+006F and 'ů' U+016F: a MAC over Latin-1 bytes would not tell them apart.
     const record = sealed(secret, 'ctx', '{"imports":["openai"]}');
     expect(unsealed(secret, 'ctx', record.replace('openai', '\u016fpenai'))).toBeNull();
+  });
+
+  it('written as a file, are the bytes of the record sealed as text: the text encoded once, the same MAC', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ maxLength: 20 }), (text, context) => {
+        const file = sealedFile(secret, context, text);
+        expect(file.equals(Buffer.from(sealed(secret, context, text), 'utf8'))).toBe(true);
+        expect(unsealed(secret, context, file.toString('utf8'))).toBe(text);
+      }),
+    );
+    // A character outside Latin-1 is its UTF-8 bytes, under the MAC and in the file.
+    expect(sealedFile(secret, 'ctx', '{"a":"ů"}').subarray(65).toString('utf8')).toBe('{"a":"ů"}');
   });
 });
