@@ -11,7 +11,7 @@ import { cacheRefusal } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { gitOutput } from '../repo/git.js';
 import type { Finding, MapCoverage, Summary } from '../types.js';
-import { cacheSecret, sealedFile, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, sealedFile, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { VERSION } from '../version.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolFingerprint } from './fingerprint.js';
@@ -160,9 +160,9 @@ const contextOf = (file: string): string => `tripwire-results ${basename(file)}`
 function readEntries(file: string, secret: CacheSecret): Entry[] {
   try {
     // A file that does not verify (forged, torn, another key's) knows no verdict, and the next store replaces it.
-    const json = unsealed(secret, contextOf(file), readFileSync(file, 'utf8'));
-    if (json === null) return [];
-    const data: unknown = JSON.parse(json);
+    const body = unsealedRecord(secret, contextOf(file), readFileSync(file));
+    if (body === null) return [];
+    const data: unknown = JSON.parse(body.toString('utf8'));
     if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT && 'entries' in data && Array.isArray(data.entries)) {
       return data.entries.filter(isEntry);
     }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads, Recorded } from '../model/reads.js';
-import { cacheSecret, sealedFile, unsealed, type CacheSecret } from '../util/cache-secret.js';
+import { cacheSecret, sealedFile, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
@@ -762,9 +762,10 @@ function readStore(file: string, context: string, secret: CacheSecret): { entrie
   const none = { entries: [], tables: [], snapshots: [] };
   try {
     // A file that does not verify (forged, torn, another key's, another state's) holds no verdict.
-    const json = unsealed(secret, context, readFileSync(file, 'utf8'));
-    if (json === null) return none;
-    const data: unknown = JSON.parse(json);
+    // The MAC is checked over the bytes as read, and the text decoded once (megabytes at 10k).
+    const body = unsealedRecord(secret, context, readFileSync(file));
+    if (body === null) return none;
+    const data: unknown = JSON.parse(body.toString('utf8'));
     if (typeof data === 'object' && data !== null && 'format' in data && data.format === FORMAT) {
       const list = (key: string): unknown[] => (key in data && Array.isArray((data as Record<string, unknown>)[key]) ? ((data as Record<string, unknown>)[key] as unknown[]) : []);
       return { entries: list('entries').filter(isEntry), tables: list('tables').filter(isTable), snapshots: list('snapshots').filter(isSnapshot) };
