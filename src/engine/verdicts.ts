@@ -189,10 +189,22 @@ function storedUnit(key: string | number, entry: UnitEntry): StoredUnit {
 
 function unitEntry(unit: StoredUnit, files: readonly string[]): [string, UnitEntry] {
   const [key, set, self, unloaded = [], other = [], findings = [], problems = [], context, partial, params] = unit;
-  return [
-    typeof key === 'number' ? (files[key] ?? '') : key,
-    { set, self: self === 1, unloaded, other, findings, problems, ...(typeof context === 'string' && { context }), ...(partial && { partial }), ...(params && params.length > 0 && { params }) },
-  ];
+  // Built field by field: a 10k table holds 7,500 units, read on every run that evaluates the rule.
+  const entry: UnitEntry = { set, self: self === 1, unloaded, other, findings, problems };
+  if (typeof context === 'string') entry.context = context;
+  if (partial) entry.partial = partial;
+  if (params && params.length > 0) entry.params = params;
+  return [typeof key === 'number' ? (files[key] ?? '') : key, entry];
+}
+
+/** A unit's entry with its set's index in the table this run stores. */
+function withSet(entry: UnitEntry, set: number): UnitEntry {
+  if (entry.set === set) return entry;
+  const moved: UnitEntry = { set, self: entry.self, unloaded: entry.unloaded, other: entry.other, findings: entry.findings, problems: entry.problems };
+  if (entry.context !== undefined) moved.context = entry.context;
+  if (entry.partial) moved.partial = entry.partial;
+  if (entry.params) moved.params = entry.params;
+  return moved;
 }
 
 /** A table as a run uses it. */
@@ -262,13 +274,26 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (!ids.has(path)) ids.set(path, model.contentId(path));
     return ids.get(path) ?? null;
   };
+  /** idOf by listing index, kept in an array: the checks of every file a verdict read (tens of thousands at 10k) look up no path. */
+  const idsAt: (string | null | undefined)[] = new Array<string | null | undefined>(model.files.length);
+  const idAt = (i: number): string | null => {
+    let id = idsAt[i];
+    if (id === undefined) idsAt[i] = id = idOf(model.files[i] ?? '');
+    return id;
+  };
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => sha1(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join(''));
   const keyOf = (rule: string, options: unknown): string => sha1(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`);
   /** This run's save: the verdicts it keeps have their partial reads in its snapshot. */
   const stamp = randomBytes(8).toString('hex');
-  /** The content id of each file the kept verdicts read through parts, by listing index: this run's snapshot. */
-  const snapshotIds = new Map<number, string | null>();
+  /** The files the kept verdicts read through parts, by listing index (1: in it): this run's snapshot holds their content ids. */
+  const inSnapshot = new Uint8Array(model.files.length);
+  let snapshotSize = 0;
+  const toSnapshot = (i: number): void => {
+    if (inSnapshot[i] === 1) return;
+    inSnapshot[i] = 1;
+    snapshotSize++;
+  };
   /** Each part's identity by kind and file, told once per run: the rules that read every test through the same part share them. */
   const digests = new Map<string, Map<string, string | null>>();
   const digestsOf = (kind: string): Map<string, string | null> => {
@@ -308,15 +333,14 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (!partial) return true;
     const snapshot = storedSnapshots.find((candidate) => candidate.state === state);
     if (!snapshot || snapshot.stamp !== partial.stamp) return false;
-    const seen: [number, string | null][] = [];
-    const same = (at: number, path: string): boolean | null => {
+    const seen: number[] = [];
+    const same = (at: number): boolean | null => {
       const then = snapshot.ids[at];
-      const now = idOf(path);
-      seen.push([at, now]);
-      return then === now ? true : then === 0 || then === undefined ? null : false;
+      seen.push(at);
+      return then === idAt(at) ? true : then === 0 || then === undefined ? null : false;
     };
     if (!partsStill(partial, entry.params, entry.problems, same)) return false;
-    for (const [i, id] of seen) snapshotIds.set(i, id);
+    for (const i of seen) toSnapshot(i);
     return true;
   };
   /**
@@ -432,7 +456,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       else if (!reads.partial.has(path)) listed.push(at);
     }
     // A file whose parts cannot be told again is read whole (partialOf adds it to `listed`).
-    const parts = partialOf(reads, params, listed, (at, path) => snapshotIds.set(at, model.contentId(path)));
+    const parts = partialOf(reads, params, listed, toSnapshot);
     listed.sort((a, b) => a - b);
     other.sort();
     return { listed, other, digest: digestOf(pathsOf(listed, other)), partial: parts && { ...parts, stamp }, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
@@ -465,7 +489,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const table: LiveTable = { key, state, rule, ids: new Map(), sets: [], units: new Map() };
       const setIndex = new Map<string, number>();
       const noteId = (i: number): void => {
-        if (!table.ids.has(i)) table.ids.set(i, idOf(model.files[i] ?? ''));
+        if (!table.ids.has(i)) table.ids.set(i, idAt(i));
       };
       const intern = (listed: readonly number[]): number => {
         const id = listed.join(',');
@@ -477,7 +501,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         }
         return at;
       };
-      const sameId = (i: number): boolean => before?.ids.has(i) === true && idOf(model.files[i] ?? '') === before.ids.get(i);
+      const sameId = (i: number): boolean => before?.ids.has(i) === true && idAt(i) === before.ids.get(i);
       /** Per stored set: whether every file in it has the content id it had. */
       const unchanged = new Map<number, boolean>();
       /** Per stored set: its files' paths, and its index in the table this run stores. */
@@ -562,7 +586,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           for (const [path, id] of previous.other) model.noteOutside(path, id);
           let set = remapped.get(previous.set);
           if (set === undefined) remapped.set(previous.set, (set = intern(before.sets[previous.set] ?? [])));
-          table.units.set(unit, { ...previous, set });
+          table.units.set(unit, withSet(previous, set));
           counts.reused++;
           return note(unit, previous.findings as T[]);
         }
@@ -660,7 +684,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
         const keys = new Set(kept.map((entry) => entry.key));
         const entries = [...kept, ...current.entries.filter((entry) => entry.state === state && !keys.has(entry.key))];
         // The snapshot is this run's when a kept verdict read through parts; the verdicts an earlier save stamped then no longer hold.
-        const snapshots: Snapshot[] = snapshotIds.size === 0 ? current.snapshots.filter((snapshot) => snapshot.state === state) : [{ state, stamp, ids: model.files.map((_, i) => (snapshotIds.has(i) ? (snapshotIds.get(i) ?? null) : 0)) }];
+        const snapshots: Snapshot[] = snapshotSize === 0 ? current.snapshots.filter((snapshot) => snapshot.state === state) : [{ state, stamp, ids: model.files.map((_, i) => (inSnapshot[i] === 1 ? idAt(i) : 0)) }];
         write(file, context, { format: FORMAT, entries, snapshots });
       }
       // The tables of the rules not evaluated stay as they are, in their own files.
