@@ -152,13 +152,12 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
   function index(): Map<string, Buffer | Slot> {
     if (records) return records;
     records = new Map();
-    const indexed = readIndexed(file);
+    const indexed = readIndexed(file, records);
     if (indexed !== null) {
       fd = indexed.fd;
       // Kept open while the cache is in use (an editor session reads on after a save); closed once it is unreachable.
       closing.register(cache, indexed.fd, cache);
       if (indexed.malformed) corrupt = true;
-      for (const [key, slot] of indexed.records) records.set(key, slot);
     }
     // A torn log line (a write cut short) costs only its own entry.
     const logLines = readLines(log);
@@ -348,8 +347,12 @@ function indexedFile(records: ReadonlyMap<string, Buffer>): Buffer {
   return Buffer.concat([Buffer.from(`${FORMAT} ${header.length}\n${header}`, 'latin1'), ...[...records.values()].flatMap((record) => [record, NEWLINE])]);
 }
 
-/** The index of a cache file, and the file open to read its records; `malformed` when it is not that form (another format, cut short). */
-function readIndexed(file: string): { fd: number; records: [string, Slot][]; malformed: boolean } | null {
+/**
+ * The index of a cache file, each key's slot set in `into`, and the file open
+ * to read its records; `malformed` when it is not that form (another format,
+ * cut short).
+ */
+function readIndexed(file: string, into: Map<string, Buffer | Slot>): { fd: number; malformed: boolean } | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -361,24 +364,50 @@ function readIndexed(file: string): { fd: number; records: [string, Slot][]; mal
     const got = readSync(fd, head, 0, head.length, 0);
     const line = head.toString('latin1', 0, got);
     const match = new RegExp(`^${FORMAT} (\\d{1,12})\n`).exec(line);
-    if (!match) return { fd, records: [], malformed: true };
+    if (!match) return { fd, malformed: true };
     const length = Number(match[1]);
     const start = match[0].length;
     const header = Buffer.alloc(length);
-    if (readSync(fd, header, 0, length, start) !== length) return { fd, records: [], malformed: true };
+    if (readSync(fd, header, 0, length, start) !== length) return { fd, malformed: true };
     const first = start + length;
-    const records: [string, Slot][] = [];
     let malformed = false;
-    for (const entry of header.toString('latin1').split('\n')) {
-      if (entry === '') continue;
-      const [key, at, size] = entry.split(' ');
-      if (key === undefined || at === undefined || size === undefined || !/^\d+$/.test(at) || !/^\d+$/.test(size)) malformed = true;
-      else records.push([key, { at: first + Number(at), length: Number(size) }]);
+    // `<key> <offset> <length>` per line, read in place (a 10k repository's index has 13,000 lines).
+    const text = header.toString('latin1');
+    for (let from = 0; from < text.length; ) {
+      let end = text.indexOf('\n', from);
+      if (end === -1) end = text.length;
+      const at = from;
+      from = end + 1;
+      if (end === at) continue;
+      const keyEnd = fieldEnd(text, at, end);
+      const offsetEnd = keyEnd === end ? end : fieldEnd(text, keyEnd + 1, end);
+      const offset = keyEnd === end ? -1 : digitsAt(text, keyEnd + 1, offsetEnd);
+      const size = offsetEnd === end ? -1 : digitsAt(text, offsetEnd + 1, fieldEnd(text, offsetEnd + 1, end));
+      if (offset === -1 || size === -1) malformed = true;
+      else into.set(text.slice(at, keyEnd), { at: first + offset, length: size });
     }
-    return { fd, records, malformed };
+    return { fd, malformed };
   } catch {
-    return { fd, records: [], malformed: true };
+    return { fd, malformed: true };
   }
+}
+
+/** Where the space-separated field at `from` ends: the next space before `limit`, else `limit`. */
+function fieldEnd(text: string, from: number, limit: number): number {
+  const space = text.indexOf(' ', from);
+  return space === -1 || space > limit ? limit : space;
+}
+
+/** The number the decimal digits from `from` to `to` write; -1 when there are none, or anything else. */
+function digitsAt(text: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /** The blob id a key names first; '' when it names none. */

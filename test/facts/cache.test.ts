@@ -231,17 +231,17 @@ describe('openFactCache', () => {
     expect(stored(location)).toEqual({ good: { imports: [] } });
   });
 
-  it('rewrites a file whose index has a line that is not an entry, though nothing was added', () => {
+  it.each(['[1, 2]', 'k2 12', 'k3 1x 4', 'k4 -1 4', 'k5 3 ', 'k6  4'])('rewrites a file whose index has a line that is not an entry (%j), though nothing was added', (line) => {
     const location = tempDir();
     writeRecords(location, { k: '{"imports": ["a"]}' });
     const file = path.join(location, 'facts-1.0.0.facts');
     const text = readFileSync(file, 'latin1');
     const length = Number(/^tripwire-facts-1 (\d+)\n/.exec(text)?.[1]);
-    writeFileSync(file, text.replace(/^tripwire-facts-1 \d+\n/, `tripwire-facts-1 ${length + 7}\n[1, 2]\n`));
+    writeFileSync(file, text.replace(/^tripwire-facts-1 \d+\n/, `tripwire-facts-1 ${length + line.length + 1}\n${line}\n`));
     const cache = open(location);
     expect(cache.get('k')).toEqual({ imports: ['a'] });
     cache.save();
-    expect(readFileSync(file, 'latin1')).not.toContain('[1, 2]');
+    expect(readFileSync(file, 'latin1')).not.toContain(`${line}\n`);
     expect(stored(location)).toEqual({ k: { imports: ['a'] } });
   });
 
