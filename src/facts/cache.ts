@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, MAC_HEX, sealed, sealedFile, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { eachRecord, fieldEnd } from '../util/records.js';
 
 export interface FactCacheOptions<T> {
   /** The checked repository's root. */
@@ -373,29 +374,18 @@ function readIndexed(file: string, into: Map<string, Buffer | Slot>): { fd: numb
     let malformed = false;
     // `<key> <offset> <length>` per line, read in place (a 10k repository's index has 13,000 lines).
     const text = header.toString('latin1');
-    for (let from = 0; from < text.length; ) {
-      let end = text.indexOf('\n', from);
-      if (end === -1) end = text.length;
-      const at = from;
-      from = end + 1;
-      if (end === at) continue;
+    eachRecord(text, '\n', (at, end) => {
       const keyEnd = fieldEnd(text, at, end);
       const offsetEnd = keyEnd === end ? end : fieldEnd(text, keyEnd + 1, end);
       const offset = keyEnd === end ? -1 : digitsAt(text, keyEnd + 1, offsetEnd);
       const size = offsetEnd === end ? -1 : digitsAt(text, offsetEnd + 1, fieldEnd(text, offsetEnd + 1, end));
       if (offset === -1 || size === -1) malformed = true;
       else into.set(text.slice(at, keyEnd), { at: first + offset, length: size });
-    }
+    });
     return { fd, malformed };
   } catch {
     return { fd, malformed: true };
   }
-}
-
-/** Where the space-separated field at `from` ends: the next space before `limit`, else `limit`. */
-function fieldEnd(text: string, from: number, limit: number): number {
-  const space = text.indexOf(' ', from);
-  return space === -1 || space > limit ? limit : space;
 }
 
 /** The number the decimal digits from `from` to `to` write; -1 when there are none, or anything else. */

@@ -1,3 +1,5 @@
+import { eachRecord, fieldEnd } from '../util/records.js';
+
 /**
  * The one `git ls-files` that lists everything a file listing needs: each
  * tracked entry with its mode, blob id and stage (`-s`), tagged (`-t`) as
@@ -51,26 +53,21 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
   const unkeyed = new Set<string>();
   const linked = new Set<string>();
   const gitlinks = new Set<string>();
-  // Read in place, record by record (a 10k repository lists 15,000): no list of records, no copy of each.
-  for (let start = 0; start < output.length; ) {
-    let end = output.indexOf('\0', start);
-    if (end === -1) end = output.length;
-    const at = start;
-    start = end + 1;
-    if (end === at) continue;
+  // Read in place, record by record (a 10k repository lists 15,000).
+  eachRecord(output, '\0', (at, end) => {
     const tag = output[at];
     // The tag, a space, then the rest.
     const rest = at + 2;
     if (tag === '?') {
       // An untracked nested repository is listed as `dir/`: it is not a file.
       if (output.charCodeAt(end - 1) !== 0x2f || end <= rest) others.push(output.slice(rest, end));
-      continue;
+      return;
     }
     // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
     const tab = output.indexOf('\t', rest);
-    if (tab === -1 || tab >= end) continue;
+    if (tab === -1 || tab >= end) return;
     const space = output.indexOf(' ', rest);
-    if (space === -1 || space >= tab) continue;
+    if (space === -1 || space >= tab) return;
     const mode = output.slice(rest, space);
     const second = fieldEnd(output, space + 1, tab);
     const oid = output.slice(space + 1, second);
@@ -79,14 +76,14 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
     // Submodules (gitlinks, mode 160000) are not files: listed apart, so that what they hide can be reported.
     if (mode === '160000') {
       gitlinks.add(local(fullName));
-      continue;
+      return;
     }
     if (tag === 'R') deleted.add(fullName);
     else if (tag === 'C') modified.add(fullName);
     else if (tag !== 'K') tracked.set(fullName, oid);
     if (mode === '120000' || stage !== '0') unkeyed.add(fullName);
     if (mode === '120000') linked.add(fullName);
-  }
+  });
   const files = new Set<string>();
   const blobIds = new Map<string, string>();
   const links = new Set<string>();
@@ -105,10 +102,4 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
     else links.delete(rel);
   }
   return { files: [...files].sort(), blobIds, links: [...links].sort(), gitlinks: [...gitlinks].sort() };
-}
-
-/** Where the space-separated field at `from` ends: the next space before `limit`, else `limit`. */
-function fieldEnd(text: string, from: number, limit: number): number {
-  const space = text.indexOf(' ', from);
-  return space === -1 || space > limit ? limit : space;
 }
