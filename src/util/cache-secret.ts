@@ -116,8 +116,7 @@ export function sealed(secret: CacheSecret, context: string, text: string): stri
 export function sealedFile(secret: CacheSecret, context: string, text: string): Buffer {
   const out = Buffer.allocUnsafe(MAC_HEX + 1 + Buffer.byteLength(text, 'utf8'));
   out.write(text, MAC_HEX + 1, 'utf8');
-  const mac = createHmac('sha256', secret.key).update(context, 'utf8').update('\0').update(out.subarray(MAC_HEX + 1)).digest('hex');
-  out.write(mac, 0, 'latin1');
+  out.write(bytesMac(secret, context, out.subarray(MAC_HEX + 1)).toString('hex'), 0, 'latin1');
   out[MAC_HEX] = 0x20;
   return out;
 }
