@@ -269,17 +269,20 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const context = `tripwire-verdicts ${basename(file)}`;
   const unitsContext = (key: string): string => `tripwire-verdicts ${basename(unitsFile(key))}`;
   const index = new Map(model.files.map((path, i) => [path, i]));
-  const ids = new Map<string, string | null>();
-  const idOf = (path: string): string | null => {
-    if (!ids.has(path)) ids.set(path, model.contentId(path));
-    return ids.get(path) ?? null;
-  };
-  /** idOf by listing index, kept in an array: the checks of every file a verdict read (tens of thousands at 10k) look up no path. */
+  /** Each listed file's content id, once, by listing index: the checks of every file a verdict read (tens of thousands at 10k) look up no path. */
   const idsAt: (string | null | undefined)[] = new Array<string | null | undefined>(model.files.length);
   const idAt = (i: number): string | null => {
     let id = idsAt[i];
-    if (id === undefined) idsAt[i] = id = idOf(model.files[i] ?? '');
+    if (id === undefined) idsAt[i] = id = model.contentId(model.files[i] ?? '');
     return id;
+  };
+  /** A file's content id, once: a listed one's by its index, one outside the listing by its path. */
+  const outsideIds = new Map<string, string | null>();
+  const idOf = (path: string): string | null => {
+    const at = index.get(path);
+    if (at !== undefined) return idAt(at);
+    if (!outsideIds.has(path)) outsideIds.set(path, model.contentId(path));
+    return outsideIds.get(path) ?? null;
   };
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
   const digestOf = (paths: readonly string[]): string => sha1(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join(''));
