@@ -279,7 +279,8 @@ export class RepoModel {
     this.root = options.root;
     this.config = options.config;
     this.configFile = options.configFile;
-    this.cache = options.cache;
+    // A disabled cache (no file: --no-cache, or no secret that outlives the run) is none: no content is hashed for its keys.
+    this.cache = options.cache?.file === null ? null : options.cache;
     this.overlays = options.overlays ?? new Map();
     this.oversized = options.oversized ?? new Map();
     this.oldOversized = options.diff?.oldOversized ?? new Map();
