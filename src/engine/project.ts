@@ -25,9 +25,11 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
   const scope = scopeOf(toPosix(relative(space, loaded.root)), options.claimed ?? []);
   if (options.staged === true) {
     if (options.base !== undefined) throw new UsageError('--staged and --base cannot be combined: --staged compares the index with HEAD');
-    const gitRoot = await findGitRoot(loaded.root);
+    const ahead = options.stagedAhead;
+    // The commands started ahead found the top level of the same directory: no need to ask again.
+    const gitRoot = ahead?.at === loaded.root ? ((await ahead.outputs)?.root ?? (await findGitRoot(loaded.root))) : await findGitRoot(loaded.root);
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
-    const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, space, loaded.config.limits.maxFileBytes), refusalOf(loaded.root, options)]);
+    const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, space, loaded.config.limits.maxFileBytes, ahead), refusalOf(loaded.root, options)]);
     const listed = scope.listing(state);
     const diff: DiffInput = { base: state.base, changes: scope.changes(state.changes), oldTexts: scope.keys(state.oldTexts), oldOversized: scope.keys(state.oldOversized) };
     return assembleModel(loaded, listed.files, { ...options, ...listed, overlays: scope.keys(state.indexTexts), oversized: scope.keys(state.indexOversized), cacheRefused }, diff);

@@ -10,6 +10,7 @@ import { fileBlobId } from '../repo/blob-id.js';
 import { cacheRefusal } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { gitOutput } from '../repo/git.js';
+import type { KnownIndex } from '../repo/diff.js';
 import type { Finding, MapCoverage, Summary } from '../types.js';
 import { cacheSecret, sealedFile, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
 import { VERSION } from '../version.js';
@@ -54,6 +55,8 @@ export interface ResultsProbe {
   hit: StoredRun | null;
   /** The listing the key was computed from: the run on a miss uses it rather than listing again. */
   listing: { files: string[]; blobIds: Map<string, string>; unfollowed: Map<string, string>; gitlinks: string[] } | null;
+  /** With `--staged`, what the key was computed from of the index (repo/diff.ts KnownIndex): the staged reader takes it on a miss. */
+  index: KnownIndex | null;
   /** Records a run's verdict under this probe's key; never throws. */
   store(run: StoredRun, outside: ReadonlyMap<string, string | null>): void;
   /**
@@ -64,6 +67,15 @@ export interface ResultsProbe {
   refused: string | null;
 }
 
+/** The root a check of these options loads its configuration at, and the workspace root it lists. */
+export function checkedRoots(options: Pick<ResultsOptions, 'cwd' | 'configFile'>): { root: string; space: string } {
+  const cwd = resolve(options.cwd);
+  // Where loadConfig puts the root: the config file's directory, else the one findRoot finds.
+  const root = options.configFile === undefined ? findRoot(cwd) : dirname(resolve(cwd, options.configFile));
+  // A package of a monorepo follows imports into its siblings: the whole workspace is its input (engine/project.ts).
+  return { root, space: findWorkspaceRoot(root) };
+}
+
 /**
  * Looks up the verdict of a previous run with the same inputs. Null when the
  * result cache does not apply: outside a git work tree (no cheap listing of
@@ -72,10 +84,7 @@ export interface ResultsProbe {
  */
 export async function probeResults(options: ResultsOptions): Promise<ResultsProbe | null> {
   const cwd = resolve(options.cwd);
-  // Where loadConfig puts the root: the config file's directory, else the one findRoot finds.
-  const root = options.configFile === undefined ? findRoot(cwd) : dirname(resolve(cwd, options.configFile));
-  // A package of a monorepo follows imports into its siblings: the whole workspace is its input (engine/project.ts).
-  const space = findWorkspaceRoot(root);
+  const { root, space } = checkedRoots(options);
   const hash = createHash('sha1');
   hash.update(`tripwire-results ${FORMAT} ${VERSION} ${toolFingerprint()}\0`);
   hash.update(
@@ -102,17 +111,23 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   // At a workspace root, each package's own configuration is an input too, listed by git or not.
   const packageConfigs = options.configFile === undefined && declaresWorkspaces(root);
   let listing: ResultsProbe['listing'] = null;
+  let index: ResultsProbe['index'] = null;
   if (options.staged === true) {
-    // A staged check reads the index and HEAD, never the work tree (the config aside).
-    const [index, head, refusal] = await Promise.all([gitOutput(space, ['ls-files', '-z', '--stage']), gitOutput(space, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']), refused]);
-    if (index.code !== 0) return null;
-    if (refusal !== null) return { hit: null, listing: null, store() {}, refused: refusal };
-    hash.update(`\0head ${head.stdout.trim()}\0`).update(index.stdout);
-    if (packageConfigs) hashPackageConfigs(hash, root, index.stdout.split('\0').map((entry) => entry.slice(entry.indexOf('\t') + 1)));
+    // A staged check reads the index and HEAD, never the work tree (the config aside): listed as the staged reader lists
+    // them, which takes them on a miss (repo/diff.ts KnownIndex), with the top level in the same process as HEAD.
+    const [indexed, top, refusal] = await Promise.all([gitOutput(space, ['ls-files', '-z', '-s', '-t', '--cached', '--full-name']), gitOutput(space, ['rev-parse', '--show-toplevel', '--verify', '--quiet', 'HEAD^{commit}']), refused]);
+    if (indexed.code !== 0) return null;
+    if (refusal !== null) return { hit: null, listing: null, index: null, store() {}, refused: refusal };
+    // The top level, then HEAD (absent before the first commit).
+    const [gitRoot = '', head = ''] = top.stdout.split('\n');
+    hash.update(`\0head ${head}\0`).update(indexed.stdout);
+    if (gitRoot !== '') index = { dir: space, root: resolve(gitRoot), head: head === '' ? null : head, indexed: indexed.stdout };
+    // Names relative to the top level: a workspace root's package configurations are found from there.
+    if (packageConfigs && gitRoot !== '') hashPackageConfigs(hash, resolve(gitRoot), indexed.stdout.split('\0').map((entry) => entry.slice(entry.indexOf('\t') + 1)));
   } else {
     const [found, refusal] = await Promise.all([discoverFiles(space, { blobIds: true }), refused]);
     if (!found.git) return null;
-    if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks }, store() {}, refused: refusal };
+    if (refusal !== null) return { hit: null, listing: { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks }, index: null, store() {}, refused: refusal };
     listing = { files: found.files, blobIds: found.blobIds, unfollowed: found.unfollowed, gitlinks: found.gitlinks };
     for (const gitlink of found.gitlinks) hash.update(`\0gitlink ${gitlink}`);
     // A link that is not followed is keyed by why, never by reading through it.
@@ -131,12 +146,13 @@ export async function probeResults(options: ResultsOptions): Promise<ResultsProb
   const file = join(dir, `results-${VERSION.replace(/[^\w.-]/g, '_')}.json`);
   const secret = cacheSecret();
   // A secret that dies with this run could verify nothing later: neither read nor write.
-  if (!secret.persistent) return { hit: null, listing, store() {}, refused: null };
+  if (!secret.persistent) return { hit: null, listing, index, store() {}, refused: null };
   const entries = readEntries(file, secret);
   const found = entries.find((entry) => entry.key === key && entry.outside.every(([path, id]) => fileBlobId(join(root, path)) === id));
   return {
     hit: found?.run ?? null,
     listing,
+    index,
     store(run, outside) {
       const entry: Entry = { key, outside: [...outside], run };
       writeEntries(file, secret, [entry, ...entries.filter((other) => other.key !== key)].slice(0, MAX_ENTRIES));

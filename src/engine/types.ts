@@ -1,4 +1,5 @@
 import type { PreparedWorker } from '../facts/ahead.js';
+import type { StagedAhead } from '../repo/diff.js';
 import type { Concurrency } from '../facts/pool.js';
 import { type PresetName } from '../config/schema.js';
 import { type FactCache } from '../facts/cache.js';
@@ -47,6 +48,8 @@ export interface CheckOptions {
   factCaches?: Map<string, FactCache<CachedFacts>>;
   /** A worker started before the listing, for the first run's extraction ahead (prefetch.ts); disposed when it has nothing to do. */
   aheadWorker?: PreparedWorker;
+  /** The git commands of a staged state, started before the configuration was loaded (repo/diff.ts startStagedGit); taken for the directories they ran in. */
+  stagedAhead?: StagedAhead;
 }
 
 export interface RunResult extends CheckResult {

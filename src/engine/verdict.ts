@@ -3,7 +3,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from '../repo/git.js';
 import { PreparedWorker } from '../facts/ahead.js';
 import type { RunStats } from '../util/timing.js';
-import { probeResults, type StoredRun } from './results-cache.js';
+import { checkedRoots, probeResults, type StoredRun } from './results-cache.js';
+import { startStagedGit } from '../repo/diff.js';
 import type { WorkspaceOptions } from './workspace.js';
 
 export interface Verdict {
@@ -30,13 +31,16 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
   if (hit) return { run: hit, cached: true, stats: null, cacheRefused: null };
+  // A staged check that missed goes on with what the probe read of the index, and asks git the rest now, while the engine loads.
+  const roots = options.staged === true && options.base === undefined ? checkedRoots(options) : null;
+  const stagedAhead = roots && startStagedGit(roots.root, roots.space, probe?.index ?? undefined);
   // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
   const aheadWorker = probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
   let result: Awaited<ReturnType<Awaited<typeof engine>['runChecks']>>;
   let stored: StoredRun;
   try {
     const { runChecks, storedRunOf } = await engine;
-    result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }) });
+    result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }), ...(stagedAhead && { stagedAhead }) });
     stored = storedRunOf(result);
   } finally {
     aheadWorker?.dispose();

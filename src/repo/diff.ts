@@ -284,18 +284,60 @@ export interface StagedState {
   gitlinks: string[];
 }
 
+/** What git says of the index, read before its texts: `readStagedState` takes it from `startStagedGit` when it was started for the same directories. */
+interface StagedOutputs {
+  /** The git top level of `at`, and the directory listed in it. */
+  root: string;
+  dir: string;
+  prefix: string;
+  indexed: string;
+  /** Files whose work tree content differs from the index, NUL-separated, as git names them. */
+  unstaged: string;
+  head: string | null;
+  againstHead: FileChange[] | null;
+}
+
+/** The git commands of a staged state, started before they are asked for (StagedAhead). */
+export interface StagedAhead {
+  /** The directory whose git top level is `root` (the configuration's root) and the directory listed (its workspace root). */
+  at: string;
+  dir: string;
+  outputs: Promise<StagedOutputs | null>;
+}
+
 /**
- * The repository as the next commit would have it: the index, not the work
- * tree. Works before the first commit and in a linked worktree (git resolves
- * the right index for the directory).
+ * Starts the git commands `readStagedState` needs for `dir`, in the top level
+ * of `at`: a hook's check would otherwise wait for them one after another
+ * once its configuration is loaded. Never rejects (null: read them again).
  */
-export async function readStagedState(root: string, dir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedState> {
+export function startStagedGit(at: string, dir: string, given?: KnownIndex): StagedAhead {
+  // Its top level is that of `dir`, which is `at`'s only when they are the same directory.
+  const known = given?.dir === dir && at === dir ? given : undefined;
+  const outputs = (known ? Promise.resolve(known.root) : findGitRoot(at)).then((root) => (root === null ? null : stagedOutputs(root, dir, known)));
+  return { at, dir, outputs: outputs.catch(() => null) };
+}
+
+/**
+ * What a check read of the index before it knew it would need the staged
+ * state (the result cache's probe): the top level of `dir`, HEAD, and the
+ * index listed as `readStagedState` lists it (`git ls-files -z -s -t
+ * --cached --full-name` run in `dir`). Offered for another directory, it
+ * is not taken.
+ */
+export interface KnownIndex {
+  /** The directory listed: the listing is taken for it only. */
+  dir: string;
+  root: string;
+  head: string | null;
+  indexed: string;
+}
+
+async function stagedOutputs(root: string, dir: string, known?: KnownIndex): Promise<StagedOutputs> {
   const prefix = await subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = plainGit(root);
-  const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   const [indexed, unstaged, head, againstHead] = await Promise.all([
-    git.raw(['ls-files', '-z', '-s', '-t', '--cached', ...pathspec]),
+    known?.indexed ?? git.raw(['ls-files', '-z', '-s', '-t', '--cached', ...pathspec]),
     // Index against work tree with plumbing (never refreshes the index); a stale-stat entry whose content equals the index is dropped.
     git.raw(['diff-files', '--raw', '-z', ...NO_USER_DIFF, ...pathspec]).then((output) =>
       parseRaw(output)
@@ -303,10 +345,23 @@ export async function readStagedState(root: string, dir: string, maxBytes = Numb
         .map((entry) => entry.path)
         .join('\0'),
     ),
-    attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
+    known ? known.head : attempt(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
     // Asked beside the others rather than after them (a chain of git processes is what a hook waits for); an unborn HEAD fails it.
     diffChanges(root, dir, 'HEAD', { staged: true }).catch(() => null),
   ]);
+  return { root, dir, prefix, indexed, unstaged, head, againstHead };
+}
+
+/**
+ * The repository as the next commit would have it: the index, not the work
+ * tree. Works before the first commit and in a linked worktree (git resolves
+ * the right index for the directory). `ahead`: the same commands started
+ * earlier for `dir` (startStagedGit), taken when they ran in `root`.
+ */
+export async function readStagedState(root: string, dir: string, maxBytes = Number.POSITIVE_INFINITY, ahead?: StagedAhead): Promise<StagedState> {
+  const early = ahead?.dir === dir ? await ahead.outputs : null;
+  const { prefix, indexed, unstaged, head, againstHead } = early?.root === root ? early : await stagedOutputs(root, dir);
+  const local = (fullName: string): string => (prefix === '' ? fullName : fullName.slice(prefix.length + 1));
   // The index as a listing: no untracked, deleted or modified files, since the work tree is not what is checked.
   const listing = parseListing(prefix, indexed, true);
   // The index says which paths are links; where they lead is only known from the work tree.

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedFiles, MissingRefError, resolveBase } from '../../src/repo/diff.js';
+import { changedFiles, MissingRefError, readStagedState, resolveBase, startStagedGit, type KnownIndex, type StagedState } from '../../src/repo/diff.js';
+import { probeResults } from '../../src/engine/results-cache.js';
 import { git, makeGitRepo, writeFiles } from '../support/repo.js';
 
 // A test run from a git hook inherits these; they would point at the wrong repository.
@@ -212,5 +213,78 @@ describe('changedFiles of a project in a subdirectory', () => {
     const project = join(dir, 'packages/app');
     expect(await changedFiles(dir, project, { base: 'main' })).toEqual(['new.ts', 'src/a.ts', 'untracked.ts']);
     expect(await changedFiles(dir, project, { staged: true })).toEqual(['new.ts']);
+  });
+});
+
+describe('readStagedState with what the result cache read of the index', () => {
+  /** The state as the engine reads it alone, and as it reads it with the probe's listing of the index and git asked ahead. */
+  async function bothWays(dir: string, project = dir): Promise<[StagedState, StagedState, KnownIndex]> {
+    const probe = await probeResults({ cwd: project, staged: true, cacheLocation: join(mkdtempSync(join(tmpdir(), 'tw-staged-cache-')), 'c') });
+    const known = probe?.index;
+    if (!known) throw new Error('the probe read no index');
+    const alone = await readStagedState(dir, project);
+    const ahead = await readStagedState(dir, project, Number.POSITIVE_INFINITY, startStagedGit(project, project, known));
+    return [alone, ahead, known];
+  }
+
+  it('is the same state, at the top level, with a rename, a partly staged file and an unstaged deletion', async () => {
+    const dir = repo(BASE_FILES);
+    git(dir, 'mv', 'src/old.ts', 'src/new.ts');
+    writeFiles(dir, { 'a.ts': 'export const a = 2;\n', 'added.ts': 'export const added = 1;\n' });
+    git(dir, 'add', 'a.ts', 'added.ts');
+    writeFiles(dir, { 'a.ts': 'export const a = 3;\n' });
+    unlinkSync(join(dir, 'b.ts'));
+    const [alone, ahead, known] = await bothWays(dir);
+    expect(known.root).toBe(realpathSync(dir));
+    expect(known.head).toMatch(/^[0-9a-f]{40}$/);
+    expect(ahead).toEqual(alone);
+    expect(alone.indexTexts.get('a.ts')).toBe('export const a = 2;\n');
+    expect(alone.changes.map((change) => change.path).sort()).toEqual(['a.ts', 'added.ts', 'src/new.ts']);
+  });
+
+  it('is the same state for a project in a subdirectory, named relative to it', async () => {
+    // Its own configuration makes the subdirectory the root the probe lists.
+    const dir = repo({ 'packages/app/src/a.ts': '', 'packages/app/tripwire.config.json': '{}\n', 'other/c.ts': '' });
+    writeFiles(dir, { 'packages/app/new.ts': '', 'other/new.ts': '' });
+    git(dir, 'add', 'packages/app/new.ts', 'other/new.ts');
+    const [alone, ahead] = await bothWays(dir, join(dir, 'packages/app'));
+    expect(ahead).toEqual(alone);
+    expect(alone.files).toEqual(['new.ts', 'src/a.ts', 'tripwire.config.json']);
+  });
+
+  it('is the same state before the first commit', async () => {
+    const dir = repo({ 'a.ts': '' }, { commit: false });
+    git(dir, 'add', 'a.ts');
+    const [alone, ahead, known] = await bothWays(dir);
+    expect(known.head).toBeNull();
+    expect(ahead).toEqual(alone);
+    expect(alone.files).toEqual(['a.ts']);
+  });
+
+  it('reads the index again when what was read ahead is of another directory', async () => {
+    const dir = repo({ 'packages/app/a.ts': '', 'b.ts': '' });
+    const [, , known] = await bothWays(dir);
+    const project = join(dir, 'packages/app');
+    // The listing of the whole repository, offered for a project below it: not taken.
+    const state = await readStagedState(dir, project, Number.POSITIVE_INFINITY, startStagedGit(project, project, known));
+    expect(state.files).toEqual(['a.ts']);
+  });
+
+  it('reads the index again when what was read ahead is of another repository', async () => {
+    // A repository nested in another one's work tree, untracked there: its own top level is not the outer one's.
+    const outer = repo({ 'a.ts': '' });
+    const inner = join(outer, 'inner');
+    git(outer, 'init', '-q', inner);
+    writeFiles(inner, { 'b.ts': '' });
+    git(inner, 'add', 'b.ts');
+    const [, , known] = await bothWays(inner);
+    expect(known.root).toBe(realpathSync(inner));
+    // The outer repository's index has nothing under inner/.
+    const state = await readStagedState(outer, inner, Number.POSITIVE_INFINITY, startStagedGit(inner, inner, known));
+    expect(state.files).toEqual([]);
+    // Nor does the outer directory's listing tell the top level of a directory in the inner one.
+    const [, , outerKnown] = await bothWays(outer);
+    const ahead = startStagedGit(inner, outer, outerKnown);
+    expect((await ahead.outputs)?.root).not.toBe(realpathSync(outer));
   });
 });
