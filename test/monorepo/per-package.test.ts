@@ -147,6 +147,22 @@ describe('the result cache and the baseline of a monorepo check', () => {
     expect(cached(inside)).toEqual({ code: 0, findings: [], stderr: '', cached: false });
   });
 
+  it('--staged at the workspace root recomputes when a package configuration changes, staged or not (the configuration is read from the work tree)', () => {
+    const dir = fixtureRepo('monorepo/per-package');
+    const cache = mkdtempSync(join(tmpdir(), 'tripwire-results-'));
+    const cached = (): boolean => {
+      const run = runCli(['check', '--format', 'json', '--cache-location', cache, '--staged'], dir);
+      const report: { summary: { cached?: boolean } } = JSON.parse(run.stdout);
+      return report.summary.cached === true;
+    };
+    expect(cached()).toBe(false);
+    expect(cached()).toBe(true);
+    const config = join(dir, 'packages/answers/tripwire.config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('"test/live/**/*.test.ts"', '"test/evals/**/*.test.ts"'));
+    expect(cached()).toBe(false);
+    expect(cached()).toBe(true);
+  });
+
   it("--update-baseline writes each configuration's own baseline, which each package's check then reads", () => {
     const dir = fixtureRepo('monorepo/per-package');
     const update = runCli(['check', '--no-cache', '--update-baseline', '--format', 'json'], dir);
