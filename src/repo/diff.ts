@@ -286,9 +286,8 @@ export interface StagedState {
 
 /** What git says of the index, read before its texts: `readStagedState` takes it from `startStagedGit` when it was started for the same directories. */
 interface StagedOutputs {
-  /** The git top level of `at`, and the directory listed in it. */
+  /** The git top level the commands ran in, and the listed directory's path in it. */
   root: string;
-  dir: string;
   prefix: string;
   indexed: string;
   /** Files whose work tree content differs from the index, NUL-separated, as git names them. */
@@ -349,7 +348,7 @@ async function stagedOutputs(root: string, dir: string, known?: KnownIndex): Pro
     // Asked beside the others rather than after them (a chain of git processes is what a hook waits for); an unborn HEAD fails it.
     diffChanges(root, dir, 'HEAD', { staged: true }).catch(() => null),
   ]);
-  return { root, dir, prefix, indexed, unstaged, head, againstHead };
+  return { root, prefix, indexed, unstaged, head, againstHead };
 }
 
 /**
