@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { compareText } from '../util/compare.js';
 import { join, posix } from 'node:path';
 import type { Config } from '../config/schema.js';
-import type { FactCache } from '../facts/cache.js';
+import type { FactCache, FactTable } from '../facts/cache.js';
 import { extractMarkdownFacts } from '../facts/extract-markdown.js';
 import { extractPinnedFacts, extractScriptFacts } from '../facts/extract-script.js';
 import { extractWorkflowFacts, WORKFLOW_FILE } from '../facts/extract-workflow.js';
@@ -241,6 +241,7 @@ export class RepoModel {
   private readonly partValues = new Map<string, Map<string, unknown>>();
   /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
   private readonly partLoaded = new Set<string>();
+  private readonly partTables = new Map<string, FactTable | undefined>();
   /** The parameters of each family of derived values read this run, by kind (noteParams). */
   private readonly partParams = new Map<string, unknown>();
   private readonly textMemo = new Map<string, string | null>();
@@ -832,6 +833,12 @@ export class RepoModel {
     return this.access(`markdown part ${name}`, file, () => this.loadPart('markdown', file, name, project, () => true), 'part');
   }
 
+  /** A part's table, opened once per kind and name: a run loads a part of nearly every file, and the name is the same for all of them. */
+  private partTable(memoName: string, script: boolean, name: string): FactTable | undefined {
+    if (!this.partTables.has(memoName)) this.partTables.set(memoName, this.cache?.table(script ? `part ${name}\0${this.callNames.join(',')}` : `markdown part ${name}`));
+    return this.partTables.get(memoName);
+  }
+
   private loadPart<T, F extends FileFacts | MarkdownFacts>(kind: F['kind'], file: string, name: string, project: (facts: F) => T, kept: (value: T) => boolean): T | null {
     const memoName = `${kind} ${name}`;
     let memo = this.partsMemo.get(memoName);
@@ -841,7 +848,7 @@ export class RepoModel {
     const script = kind === 'script';
     const id = script ? (isScriptFile(file) && this.reachable.has(file) ? this.knownId(file) : null) : isMarkdownFile(file) && this.fileSet.has(file) ? this.knownId(file) : null;
     // The recorded callee names are in a script's facts, so in every part of them.
-    const table = id === null ? undefined : this.cache?.table(script ? `part ${name}\0${this.callNames.join(',')}` : `markdown part ${name}`);
+    const table = id === null ? undefined : this.partTable(memoName, script, name);
     const loaded = script ? this.factsMemo.has(file) : this.markdownMemo.has(file);
     const hit = loaded ? undefined : table?.get(file, id ?? '');
     if (Array.isArray(hit) && hit.length === 2 && Array.isArray(hit[1])) {
