@@ -7,7 +7,7 @@ import { useCodeCache } from '../parse/typescript.js';
 import type { CachedFacts } from '../facts/types.js';
 import { FACTS_VERSION, RepoModel, type DiffInput, type WorkspaceScope } from '../model/model.js';
 import type { FileChange } from '../repo/diff.js';
-import { diffChanges, readStagedState, readTextsAt, resolveBase } from '../repo/diff.js';
+import { diffChanges, readStagedState, readTextsAt, resolveBase, stagedTopLevel } from '../repo/diff.js';
 import { cacheRefusal, cacheRefusalSync } from '../repo/cache-guard.js';
 import { discoverFiles } from '../repo/files.js';
 import { discoverFilesSync } from '../repo/files-sync.js';
@@ -26,8 +26,7 @@ export async function buildModel(options: CheckOptions): Promise<BuiltModel> {
   if (options.staged === true) {
     if (options.base !== undefined) throw new UsageError('--staged and --base cannot be combined: --staged compares the index with HEAD');
     const ahead = options.stagedAhead;
-    // The commands started ahead found the top level of the same directory: no need to ask again.
-    const gitRoot = ahead?.at === loaded.root ? ((await ahead.outputs)?.root ?? (await findGitRoot(loaded.root))) : await findGitRoot(loaded.root);
+    const gitRoot = await stagedTopLevel(loaded.root, ahead);
     if (gitRoot === null) throw new UsageError(`--staged needs a git repository, and ${loaded.root} is not inside one`);
     const [state, cacheRefused] = await Promise.all([readStagedState(gitRoot, space, loaded.config.limits.maxFileBytes, ahead), refusalOf(loaded.root, options)]);
     const listed = scope.listing(state);

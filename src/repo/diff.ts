@@ -316,6 +316,12 @@ export function startStagedGit(at: string, dir: string, given?: KnownIndex): Sta
   return { at, dir, outputs: outputs.catch(() => null) };
 }
 
+/** The git top level of `at`: the one the commands started ahead found when they were started for `at`, else asked of git; null outside a work tree. */
+export async function stagedTopLevel(at: string, ahead?: StagedAhead): Promise<string | null> {
+  const early = ahead?.at === at ? await ahead.outputs : null;
+  return early?.root ?? findGitRoot(at);
+}
+
 /**
  * What a check read of the index before it knew it would need the staged
  * state (the result cache's probe): the top level of `dir`, HEAD, and the

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedFiles, MissingRefError, readStagedState, resolveBase, startStagedGit, type KnownIndex, type StagedState } from '../../src/repo/diff.js';
+import { changedFiles, MissingRefError, readStagedState, resolveBase, stagedTopLevel, startStagedGit, type KnownIndex, type StagedState } from '../../src/repo/diff.js';
 import { probeResults } from '../../src/engine/results-cache.js';
 import { git, makeGitRepo, writeFiles } from '../support/repo.js';
 
@@ -286,5 +286,8 @@ describe('readStagedState with what the result cache read of the index', () => {
     const [, , outerKnown] = await bothWays(outer);
     const ahead = startStagedGit(inner, outer, outerKnown);
     expect((await ahead.outputs)?.root).not.toBe(realpathSync(outer));
+    // And the top level found ahead for the outer directory is not the inner one's.
+    expect(await stagedTopLevel(inner, startStagedGit(outer, outer, outerKnown))).toBe(realpathSync(inner));
+    expect(await stagedTopLevel(outer, startStagedGit(outer, outer, outerKnown))).toBe(realpathSync(outer));
   });
 });
