@@ -66,11 +66,11 @@ export function parseListing(prefix: string, output: string, withIds: boolean, i
     // `<mode> <oid> <stage>\t<path>`; an unmerged path appears once per stage.
     const tab = output.indexOf('\t', rest);
     if (tab === -1 || tab >= end) return;
-    const space = output.indexOf(' ', rest);
-    if (space === -1 || space >= tab) return;
-    const mode = output.slice(rest, space);
-    const second = fieldEnd(output, space + 1, tab);
-    const oid = output.slice(space + 1, second);
+    const modeEnd = fieldEnd(output, rest, tab);
+    if (modeEnd === tab) return;
+    const mode = output.slice(rest, modeEnd);
+    const second = fieldEnd(output, modeEnd + 1, tab);
+    const oid = output.slice(modeEnd + 1, second);
     const stage = second === tab ? undefined : output.slice(second + 1, fieldEnd(output, second + 1, tab));
     const fullName = output.slice(tab + 1, end);
     // Submodules (gitlinks, mode 160000) are not files: listed apart, so that what they hide can be reported.
