@@ -241,6 +241,7 @@ export class RepoModel {
   private readonly partValues = new Map<string, Map<string, unknown>>();
   /** Scripts a part was read of, whose facts this run may never have loaded: loaded all the same (loadedFiles). */
   private readonly partLoaded = new Set<string>();
+  /** Each part's fact table by kind and name (partTable). */
   private readonly partTables = new Map<string, FactTable | undefined>();
   /** The parameters of each family of derived values read this run, by kind (noteParams). */
   private readonly partParams = new Map<string, unknown>();
