@@ -80,11 +80,12 @@ export function checkedRoots(options: Pick<ResultsOptions, 'cwd' | 'configFile'>
  * Looks up the verdict of a previous run with the same inputs. Null when the
  * result cache does not apply: outside a git work tree (no cheap listing of
  * content ids), or when the state `--base` compares with cannot be resolved
- * (the run itself reports that).
+ * (the run itself reports that). `roots`: checkedRoots(options), when the
+ * caller has found them.
  */
-export async function probeResults(options: ResultsOptions): Promise<ResultsProbe | null> {
+export async function probeResults(options: ResultsOptions, roots: { root: string; space: string } = checkedRoots(options)): Promise<ResultsProbe | null> {
   const cwd = resolve(options.cwd);
-  const { root, space } = checkedRoots(options);
+  const { root, space } = roots;
   const hash = createHash('sha1');
   hash.update(`tripwire-results ${FORMAT} ${VERSION} ${toolFingerprint()}\0`);
   hash.update(

@@ -28,12 +28,13 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   const engine = import('./stored-run.js');
   // Awaited below only on a miss; a failure to load is that run's error, never an unhandled rejection.
   engine.catch(() => undefined);
-  const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options) : null;
+  // Where the configuration loads and what is listed: found once, for the probe and for a staged run's git ahead.
+  const roots = checkedRoots(options);
+  const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options, roots) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
   if (hit) return { run: hit, cached: true, stats: null, cacheRefused: null };
   // A staged check that missed goes on with what the probe read of the index, and asks git the rest now, while the engine loads.
-  const roots = options.staged === true && options.base === undefined ? checkedRoots(options) : null;
-  const stagedAhead = roots && startStagedGit(roots.root, roots.space, probe?.index ?? undefined);
+  const stagedAhead = options.staged === true && options.base === undefined ? startStagedGit(roots.root, roots.space, probe?.index ?? undefined) : null;
   // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
   const aheadWorker = probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
   let result: Awaited<ReturnType<Awaited<typeof engine>['runChecks']>>;
