@@ -1,46 +1,40 @@
-import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
-import { cacheKeyFile, cacheSecret, sealedBytes, unsealedBytes } from '../util/cache-secret.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { runCommonJs, type CodeCacheState, type CompiledModule } from '../util/code-cache.js';
 
 export type TypeScript = typeof TS;
 
 let loaded: TypeScript | undefined;
 let codeCacheOn = false;
-/** What became of the compiled compiler this process looked for (useCodeCache): for --stats and the tests. */
-let codeCacheState: 'off' | 'used' | 'created' | 'unwritable' = 'off';
-/** The compiled script to keep once the parser has run (its functions compile lazily, on first use). */
-let pending: { script: Script; file: string; context: string } | null = null;
+/** The compiler as run from its source (runCommonJs), whose compiled code is kept once the parser has run (its functions compile lazily, on first use). */
+let compiled: CompiledModule | null = null;
 
 /**
  * The compiler is loaded on first use only: a warm run (every fact cached)
  * never pays for it. It is run from its source as a CommonJS module would
- * be, its text read as bytes (sourceText): `require` would decode its 9 MB
- * as UTF-8, about 100 ms of a cold run's load and first parse (measured on
- * 2 cores, 2026-12-06: 460 → 345 ms, 5 alternating processes each). With the
- * code cache on (useCodeCache), V8's compiled code of an earlier run spares
- * most of the rest. `require` is the fallback when anything is amiss.
+ * be, its text read as bytes (util/code-cache.ts, sourceText): `require`
+ * would decode its 9 MB as UTF-8, about 100 ms of a cold run's load and first
+ * parse (measured on 2 cores, 2026-12-06: 460 → 345 ms, 5 alternating
+ * processes each). With the code cache on (useCodeCache), V8's compiled code
+ * of an earlier run spares most of the rest. `require` is the fallback when
+ * anything is amiss.
  */
 export function loadTypeScript(): TypeScript {
   if (!loaded) {
     const require = createRequire(import.meta.url);
-    const ts: TypeScript = loadFromSource(require.resolve('typescript')) ?? require('typescript');
-    loaded = ts;
+    const file = require.resolve('typescript');
+    try {
+      compiled = runCommonJs(file, 'typescript', codeCacheOn);
+      loaded = compiled.exports as TypeScript;
+    } catch {
+      compiled = null;
+      loaded = require('typescript') as TypeScript;
+    }
   }
   return loaded;
 }
 
-/**
- * Keep V8's compiled code of the compiler between runs, in the user's cache
- * directory beside the cache key, sealed with it like every other cache:
- * compiled code is code, and only this user's runs can have written it.
- * Node 20 has no compile cache of its own (module.enableCompileCache is 22's).
- */
+/** Keep V8's compiled code of the compiler between runs (util/code-cache.ts); off with `--no-cache`. */
 export function useCodeCache(on: boolean): void {
   codeCacheOn = on;
 }
@@ -49,68 +43,15 @@ export function usesCodeCache(): boolean {
   return codeCacheOn;
 }
 
-export function codeCache(): typeof codeCacheState {
-  return codeCacheState;
-}
-
-/** The compiler run from its source, with the compiled code of an earlier run when the code cache is on; null when anything is amiss (the caller requires it). */
-function loadFromSource(file: string): TypeScript | null {
-  try {
-    const kept = codeCacheOn ? compiledCode(file) : null;
-    const cachedData = kept?.cachedData;
-    const script = new Script(Module.wrap(sourceText(readFileSync(file))), { filename: file, ...(cachedData && { cachedData }) });
-    // The CommonJS wrapper's arguments, as require() passes them.
-    const module: { exports: unknown } = { exports: {} };
-    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-    if (kept) {
-      if (cachedData && !script.cachedDataRejected) codeCacheState = 'used';
-      else pending = { script, file: kept.file, context: kept.context };
-    }
-    return module.exports as TypeScript;
-  } catch {
-    return null;
-  }
-}
-
-/** Where the compiled code of `file` is kept, and what an earlier run kept there, if it verifies; null without a secret that outlives the run. */
-function compiledCode(file: string): { file: string; context: string; cachedData: Buffer | undefined } | null {
-  const secret = cacheSecret();
-  if (!secret.persistent) return null;
-  const stat = statSync(file);
-  // V8 checks the code against the source's length, not its content: the key names the very file (a reinstall changes its ctime).
-  const key = createHash('sha1').update(`${process.version} ${process.arch} ${file} ${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs}`).digest('hex');
-  const cacheFile = join(dirname(cacheKeyFile()), 'compiled', `typescript-${key}.bin`);
-  const context = `tripwire-compiled ${key}`;
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = unsealedBytes(secret, context, readFileSync(cacheFile)) ?? undefined;
-  } catch {
-    cachedData = undefined;
-  }
-  return { file: cacheFile, context, cachedData };
-}
-
-/**
- * The compiler's source as a string. Its bundle is ASCII (9 MB): decoded as
- * Latin-1, which for ASCII is the same text, it is a copy (about 1 ms) where
- * UTF-8 decoding takes tens of milliseconds; any other bytes are decoded as
- * UTF-8.
- */
-export function sourceText(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+/** What became of the compiled compiler this process looked for: for --stats and the tests. */
+export function codeCache(): Exclude<CodeCacheState, 'missing'> {
+  const state = compiled?.state() ?? 'off';
+  return state === 'missing' ? 'off' : state;
 }
 
 /** Writes the compiled compiler once the parser has run: the functions it compiled on first use are in it. */
 function keepCompiled(): void {
-  const kept = pending;
-  if (kept === null) return;
-  pending = null;
-  try {
-    writeFileAtomic(kept.file, sealedBytes(cacheSecret(), kept.context, kept.script.createCachedData()));
-    codeCacheState = 'created';
-  } catch {
-    codeCacheState = 'unwritable';
-  }
+  compiled?.keep(1);
 }
 
 export function isTypeScriptLoaded(): boolean {

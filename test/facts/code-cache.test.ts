@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sourceText } from '../../src/parse/typescript.js';
+import { sourceText } from '../../src/util/code-cache.js';
 import { PACKAGE_ROOT } from '../../src/version.js';
 import { temporaryDirs } from '../support/temp.js';
 
