@@ -5,14 +5,17 @@
 //
 // Node 20's ESM loader costs every `tripwire check` 90-150 ms for the ~130
 // modules of ours and 95 of zod's it resolves, reads and links (Node 20 has no
-// module.enableCompileCache). The bundle is a handful of chunks instead. The
-// unbundled dist/src/ stays: the ESLint plugin and `./api` are imported from it.
+// module.enableCompileCache). The CLI is one CommonJS bundle instead,
+// tripwire.cjs, which the bin (bin.js, from src/cli/launch.ts) runs with V8's
+// compiled code of an earlier run (src/util/code-cache.ts): CommonJS, because
+// only a classic script can be given compiled code (vm.Script; an ES module
+// cannot, without a flag). The commands and reporters that main.ts imports
+// lazily stay lazy: their modules are initialised when first imported. The
+// unbundled dist/src/ stays: the ESLint plugin and `./api` are imported from
+// it.
 //
-// The CLI and the fact-extraction worker are two entries of one build, written
-// flat into one directory: the shared chunks sit beside extract-worker.js, so
-// src/facts/pool.ts finds the worker beside whichever module runs it, as it
-// does in dist/src/facts/. The commands and reporters that main.ts imports
-// lazily stay lazy (code splitting).
+// The fact-extraction worker is a bundle of its own beside tripwire.cjs,
+// where src/facts/pool.ts finds it, as it does in dist/src/facts/.
 
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,21 +34,30 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const BUNDLED = new Set(['zod', 'picomatch']);
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter((name) => !BUNDLED.has(name));
 
-// A chunk left from an earlier build would be shipped, and hashed by the cache's tool fingerprint.
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { bin: 'dist/src/cli/bin.js', 'extract-worker': 'dist/src/facts/extract-worker.js' },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: '[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.19',
   external,
+  // ASCII: the source is then read as Latin-1, a copy, not decoded (src/util/code-cache.ts, sourceText).
+  charset: 'ascii',
   // Chained to tsc's maps, which carry the TypeScript sources: a stack trace still leads to src/.
   sourcemap: 'linked',
   logLevel: 'warning',
-});
+};
+
+// A file left from an earlier build would be shipped, and hashed by the cache's tool fingerprint.
+rmSync(outdir, { recursive: true, force: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['dist/src/cli/bundle-entry.js'],
+    outfile: join(outdir, 'tripwire.cjs'),
+    format: 'cjs',
+    // The modules' import.meta.url is the bundle's file (it finds the dependencies, the package root and the worker from there).
+    define: { 'import.meta.url': '__tripwireBundleUrl' },
+    banner: { js: 'var __tripwireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  }),
+  build({ ...common, entryPoints: { bin: 'dist/src/cli/launch.js', 'extract-worker': 'dist/src/facts/extract-worker.js' }, outdir, entryNames: '[name]', format: 'esm' }),
+]);

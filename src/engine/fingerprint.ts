@@ -19,8 +19,8 @@ export function toolFingerprint(): string {
  * The directories of the code that runs, seen from the file of this module.
  * Unbundled (tsc's dist/src/, or the sources under vitest) it is
  * `<code>/src/engine/`, and the rules are in `<code>/rules/`. In the CLI's
- * bundle (dist/cli/, scripts/bundle.mjs) it is part of a chunk that sits
- * beside every other chunk, the entries and the rules included.
+ * bundle (dist/cli/, scripts/bundle.mjs) it is part of tripwire.cjs, which
+ * holds the rules too, beside the bin and the worker's bundle.
  */
 export function codeDirectories(file: string): string[] {
   const here = dirname(file);

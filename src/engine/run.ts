@@ -18,10 +18,12 @@ import { extractChangedAhead, shareExtraction } from './prefetch.js';
 import { cacheDirectory } from '../facts/cache.js';
 import { openVerdicts } from './verdicts.js';
 import { cacheSecret } from '../util/cache-secret.js';
+import { EVALUATED, noteBreadth } from '../util/breadth.js';
 
 export async function run(options: CheckOptions): Promise<RunResult> {
   const started = performance.now();
   const watch = stopwatch();
+  noteBreadth(EVALUATED);
   // Reads are recorded only where a verdict can be stored: the cache on and usable, and a cache key that outlives the run.
   const { model, root, configPath, cacheRefused } = await buildModel({ ...options, trackReads: options.cache !== false && cacheSecret().persistent });
   watch.lap('configuration and file listing');

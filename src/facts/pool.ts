@@ -44,13 +44,13 @@ export function threadsFor(concurrency: Concurrency | undefined, files: number):
 
 /**
  * The worker's entry: the compiled file beside this module, in dist/src/facts/
- * or, in the CLI's bundle, beside the chunk this code is part of (the bundle
- * writes its entries and chunks into one directory: scripts/bundle.mjs). Run
- * from the TypeScript sources (the test runner does), there is none a worker
- * thread can load, and extraction stays on the main thread.
+ * or, in the CLI's bundle (dist/cli/tripwire.cjs), beside the bundle
+ * (scripts/bundle.mjs writes both into one directory). Run from the
+ * TypeScript sources (the test runner does), there is none a worker thread
+ * can load, and extraction stays on the main thread.
  */
 export function workerUrl(): URL | null {
-  return import.meta.url.endsWith('.js') ? new URL('./extract-worker.js', import.meta.url) : null;
+  return /\.c?js$/.test(import.meta.url) ? new URL('./extract-worker.js', import.meta.url) : null;
 }
 
 /**
