@@ -24,23 +24,26 @@ export interface Verdict {
  * without the map coverage does not answer a run that asks for it.
  */
 export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
-  // The engine loads while git lists the files for the probe: a miss needs it, and a hit spends no more on it than before (while git runs).
-  const engine = import('./stored-run.js');
-  // Awaited below only on a miss; a failure to load is that run's error, never an unhandled rejection.
-  engine.catch(() => undefined);
   // Where the configuration loads and what is listed: found once, for the probe and for a staged run's git ahead.
   const roots = checkedRoots(options);
-  const probe = options.cache !== false && options.updateBaseline !== true ? await probeResults(options, roots) : null;
+  const cached = options.cache !== false && options.updateBaseline !== true;
+  // A staged check (a hook's) most often checks a commit no run has seen: its worker loads the compiler while git answers the probe.
+  const early = cached && options.staged === true && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
+  const probe = cached ? await probeResults(options, roots) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
-  if (hit) return { run: hit, cached: true, stats: null, cacheRefused: null };
+  if (hit) {
+    early?.dispose();
+    return { run: hit, cached: true, stats: null, cacheRefused: null };
+  }
   // A staged check that missed goes on with what the probe read of the index, and asks git the rest now, while the engine loads.
   const stagedAhead = options.staged === true && options.base === undefined ? startStagedGit(roots.root, roots.space, probe?.index ?? undefined) : null;
   // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
-  const aheadWorker = probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
-  let result: Awaited<ReturnType<Awaited<typeof engine>['runChecks']>>;
+  const aheadWorker = early ?? (probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null);
+  let result: Awaited<ReturnType<typeof import('./stored-run.js')['runChecks']>>;
   let stored: StoredRun;
   try {
-    const { runChecks, storedRunOf } = await engine;
+    // Loaded on a miss only, once the workers it will need are under way.
+    const { runChecks, storedRunOf } = await import('./stored-run.js');
     result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }), ...(stagedAhead && { stagedAhead }) });
     stored = storedRunOf(result);
   } finally {
