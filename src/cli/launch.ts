@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startEarlyWorker } from '../engine/early-worker.js';
 import { runCommonJs, type CompiledModule } from '../util/code-cache.js';
-import type { Io } from './io.js';
+import type * as Bundle from './bundle-entry.js';
 
 // The bin as shipped (dist/cli/bin.js, scripts/bundle.mjs): it runs the CLI's
 // bundle beside it (tripwire.cjs) with V8's compiled code of an earlier run
@@ -10,26 +11,25 @@ import type { Io } from './io.js';
 // functions (README, "Benchmarks"). The unbundled dist/src/cli/bin.js runs the
 // same main() without it.
 
-interface Cli {
-  main(argv: string[], io: Io): Promise<number>;
-  breadth(): number;
-}
-
 const argv = process.argv.slice(2);
 const bundle = fileURLToPath(new URL('./tripwire.cjs', import.meta.url));
 // `--no-cache` reads and writes no cache, compiled code included (the options end at `--`).
 const end = argv.indexOf('--');
-const codeCache = !(end === -1 ? argv : argv.slice(0, end)).includes('--no-cache');
+const options = end === -1 ? argv : argv.slice(0, end);
+const codeCache = !options.includes('--no-cache');
+// A staged check's worker starts loading the compiler now, before the bundle does (engine/early-worker.ts).
+const worker = argv[0] === 'check' && options.includes('--staged') && codeCache ? startEarlyWorker() : null;
 let compiled: CompiledModule | null = null;
-let cli: Cli;
+let cli: typeof Bundle;
 try {
   compiled = runCommonJs(bundle, 'cli', codeCache);
-  cli = compiled.exports as Cli;
+  cli = compiled.exports as typeof Bundle;
 } catch {
   // Anything amiss (an unreadable cache directory is not): the bundle as require() runs it.
-  cli = createRequire(import.meta.url)(bundle) as Cli;
+  cli = createRequire(import.meta.url)(bundle) as typeof Bundle;
 }
 
+if (worker) cli.handEarlyWorker(worker);
 const code = await cli.main(argv, {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -39,6 +39,7 @@ const code = await cli.main(argv, {
   stderrIsTTY: process.stderr.isTTY === true,
 });
 process.exitCode = code;
+worker?.dispose();
 // Once its output is out, the command is done (a verdict the result cache served does not wait for the engine's
 // modules, started in case it missed: engine/verdict.ts); the compiled code is kept then, after the output.
 process.stdout.write('', () =>

@@ -2,10 +2,12 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from '../repo/git.js';
 import { PreparedWorker } from '../facts/ahead.js';
+import { adoptEarlyWorker } from './early-worker.js';
 import type { RunStats } from '../util/timing.js';
 import { checkedRoots, probeResults, type StoredRun } from './results-cache.js';
 import { startStagedGit } from '../repo/diff.js';
 import type { WorkspaceOptions } from './workspace.js';
+import type { runChecks } from './stored-run.js';
 
 export interface Verdict {
   /** What the reporters need: findings, summary, the rules' metadata, the coverage when asked. */
@@ -27,8 +29,11 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   // Where the configuration loads and what is listed: found once, for the probe and for a staged run's git ahead.
   const roots = checkedRoots(options);
   const cached = options.cache !== false && options.updateBaseline !== true;
-  // A staged check (a hook's) most often checks a commit no run has seen: its worker loads the compiler while git answers the probe.
-  const early = cached && options.staged === true && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null;
+  // A staged check (a hook's) most often checks a commit no run has seen: its worker loads the compiler while git answers the
+  // probe, started by the CLI's launcher before the bundle loaded (cli/launch.ts) when it could.
+  const handed = adoptEarlyWorker();
+  const early = cached && options.staged === true && options.concurrency === undefined ? (handed ?? PreparedWorker.spawn(undefined, true)) : null;
+  if (early !== handed) handed?.dispose();
   const probe = cached ? await probeResults(options, roots) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
   if (hit) {
@@ -39,13 +44,13 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   const stagedAhead = options.staged === true && options.base === undefined ? startStagedGit(roots.root, roots.space, probe?.index ?? undefined) : null;
   // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
   const aheadWorker = early ?? (probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null);
-  let result: Awaited<ReturnType<typeof import('./stored-run.js')['runChecks']>>;
+  let result: Awaited<ReturnType<typeof runChecks>>;
   let stored: StoredRun;
   try {
     // Loaded on a miss only, once the workers it will need are under way.
-    const { runChecks, storedRunOf } = await import('./stored-run.js');
-    result = await runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }), ...(stagedAhead && { stagedAhead }) });
-    stored = storedRunOf(result);
+    const engine = await import('./stored-run.js');
+    result = await engine.runChecks({ ...options, ...(probe?.listing && { listing: probe.listing }), ...(probe && { cacheRefused: probe.refused }), ...(aheadWorker && { aheadWorker }), ...(stagedAhead && { stagedAhead }) });
+    stored = engine.storedRunOf(result);
   } finally {
     aheadWorker?.dispose();
   }

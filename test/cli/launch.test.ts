@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheSecret, unsealedBytes } from '../../src/util/cache-secret.js';
-import { makeGitRepo, runCli } from '../support/repo.js';
+import { PACKAGE_ROOT } from '../../src/version.js';
+import { git, makeGitRepo, runCli } from '../support/repo.js';
 import { temporaryDirs } from '../support/temp.js';
 
 // The bin as shipped runs the CLI's bundle with V8's compiled code of an
@@ -81,5 +82,23 @@ describe('the bin as shipped', () => {
     const result = runCli(['check', '--format', 'json', '--cache-location', tempDir()], dir, env);
     expect(JSON.parse(result.stdout).findings).toEqual(withNone);
     expect(kept(home)).toEqual([{ name: written?.name, breadth: 1 }]);
+  });
+
+  it('starts a staged check\'s worker before the bundle loads: the findings of the unbundled bin, and a run the result cache answers stops it', () => {
+    const home = tempDir();
+    const dir = track(makeGitRepo(REPO));
+    const cache = tempDir();
+    const env = { XDG_CACHE_HOME: home };
+    writeFileSync(join(dir, 'test/helpers/judge.ts'), `import OpenAI from 'openai';\nexport const judge = () => new OpenAI();\nexport const edited = 1;\n`);
+    git(dir, 'add', 'test/helpers/judge.ts');
+    const args = ['check', '--staged', '--format', 'json', '--cache-location', cache];
+    const unbundled = runCli(['check', '--staged', '--format', 'json', '--no-cache'], dir, env, { bin: join(PACKAGE_ROOT, 'dist/src/cli/bin.js') });
+    // The safety net is for a worker left holding the process open; the test asserts no time.
+    const first = runCli(args, dir, env, { killAfterMs: 60_000 });
+    expect([first.code, first.stderr]).toEqual([1, '']);
+    expect(JSON.parse(first.stdout).findings).toEqual(JSON.parse(unbundled.stdout).findings);
+    const second = runCli(args, dir, env, { killAfterMs: 60_000 });
+    expect([second.code, JSON.parse(second.stdout).summary.cached]).toEqual([1, true]);
+    expect(JSON.parse(second.stdout).findings).toEqual(JSON.parse(first.stdout).findings);
   });
 });
