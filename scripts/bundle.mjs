@@ -14,8 +14,10 @@
 // unbundled dist/src/ stays: the ESLint plugin and `./api` are imported from
 // it.
 //
-// The fact-extraction worker is a bundle of its own beside tripwire.cjs,
-// where src/facts/pool.ts finds it, as it does in dist/src/facts/.
+// The fact-extraction worker is a CommonJS bundle of its own beside
+// tripwire.cjs, extract-worker.cjs, where src/facts/pool.ts finds it (as it
+// finds extract-worker.js in dist/src/facts/): a worker thread whose entry is
+// CommonJS starts about 20 ms sooner than one that starts Node's ESM loader.
 
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,6 +36,14 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const BUNDLED = new Set(['zod', 'picomatch']);
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter((name) => !BUNDLED.has(name));
 
+// What each CommonJS bundle needs: the modules' import.meta.url is the bundle's file (it finds the dependencies, the
+// package root and the worker from there).
+const commonJs = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__tripwireBundleUrl', __TRIPWIRE_WORKER_ENTRY__: '"./extract-worker.cjs"' },
+  banner: { js: 'var __tripwireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -50,14 +60,7 @@ const common = {
 // A file left from an earlier build would be shipped, and hashed by the cache's tool fingerprint.
 rmSync(outdir, { recursive: true, force: true });
 await Promise.all([
-  build({
-    ...common,
-    entryPoints: ['dist/src/cli/bundle-entry.js'],
-    outfile: join(outdir, 'tripwire.cjs'),
-    format: 'cjs',
-    // The modules' import.meta.url is the bundle's file (it finds the dependencies, the package root and the worker from there).
-    define: { 'import.meta.url': '__tripwireBundleUrl' },
-    banner: { js: 'var __tripwireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  }),
-  build({ ...common, entryPoints: { bin: 'dist/src/cli/launch.js', 'extract-worker': 'dist/src/facts/extract-worker.js' }, outdir, entryNames: '[name]', format: 'esm' }),
+  build({ ...common, ...commonJs, entryPoints: ['dist/src/cli/bundle-entry.js'], outfile: join(outdir, 'tripwire.cjs') }),
+  build({ ...common, ...commonJs, entryPoints: ['dist/src/facts/extract-worker.js'], outfile: join(outdir, 'extract-worker.cjs') }),
+  build({ ...common, entryPoints: ['dist/src/cli/launch.js'], outfile: join(outdir, 'bin.js'), format: 'esm', define: { __TRIPWIRE_WORKER_ENTRY__: '"./extract-worker.cjs"' } }),
 ]);

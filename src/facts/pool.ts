@@ -42,15 +42,19 @@ export function threadsFor(concurrency: Concurrency | undefined, files: number):
   return Math.min(availableParallelism(), concurrency === 'auto' ? AUTO_MAX_THREADS : DEFAULT_THREADS);
 }
 
+/** The worker's entry as the CLI's bundles name it (scripts/bundle.mjs defines it); tsc's output defines none. */
+declare const __TRIPWIRE_WORKER_ENTRY__: string | undefined;
+
 /**
- * The worker's entry: the compiled file beside this module, in dist/src/facts/
- * or, in the CLI's bundle (dist/cli/tripwire.cjs), beside the bundle
- * (scripts/bundle.mjs writes both into one directory). Run from the
+ * The worker's entry: the compiled file beside this module, extract-worker.js
+ * in dist/src/facts/ or, in the CLI's bundle (dist/cli/), extract-worker.cjs
+ * beside it (scripts/bundle.mjs writes them into one directory). Run from the
  * TypeScript sources (the test runner does), there is none a worker thread
  * can load, and extraction stays on the main thread.
  */
 export function workerUrl(): URL | null {
-  return /\.c?js$/.test(import.meta.url) ? new URL('./extract-worker.js', import.meta.url) : null;
+  if (!/\.c?js$/.test(import.meta.url)) return null;
+  return new URL(typeof __TRIPWIRE_WORKER_ENTRY__ === 'string' ? __TRIPWIRE_WORKER_ENTRY__ : './extract-worker.js', import.meta.url);
 }
 
 /**

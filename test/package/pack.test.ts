@@ -102,7 +102,7 @@ describe('the packed tarball', () => {
     expect(packed).toHaveProperty('bin.tripwire', 'dist/cli/bin.js');
     expect(realpathSync(join(consumer, 'node_modules/.bin/tripwire'))).toBe(realpathSync(join(installed, 'dist/cli/bin.js')));
     expect(readFileSync(join(installed, 'dist/cli/bin.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
-    expect(existsSync(join(installed, 'dist/cli/extract-worker.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/cli/extract-worker.cjs'))).toBe(true);
     const cli = spawnSync('npx', ['--no', 'tripwire', 'check', '--format', 'json'], { cwd: consumer, encoding: 'utf8', env });
     expect(cli.status, cli.stderr).toBe(1);
     const report: { findings: { ruleId: string; file: string; line: number }[] } = JSON.parse(cli.stdout);
