@@ -25,7 +25,7 @@ try {
   compiled = runCommonJs(bundle, 'cli', codeCache);
   cli = compiled.exports as typeof Bundle;
 } catch {
-  // Anything amiss (an unreadable cache directory is not): the bundle as require() runs it.
+  // The bundle could not be read or run from its source (an unusable cache directory is no such thing): require() runs it.
   cli = createRequire(import.meta.url)(bundle) as typeof Bundle;
 }
 
@@ -40,8 +40,8 @@ const code = await cli.main(argv, {
 });
 process.exitCode = code;
 worker?.dispose();
-// Once its output is out, the command is done (a verdict the result cache served does not wait for the engine's
-// modules, started in case it missed: engine/verdict.ts); the compiled code is kept then, after the output.
+// Once its output is out, the command is done (nothing it left running is waited for); the compiled code is kept
+// then, after the output.
 process.stdout.write('', () =>
   process.stderr.write('', () => {
     compiled?.keep(cli.breadth());
