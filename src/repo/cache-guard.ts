@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // A cache is only as trustworthy as whoever can write it. A file git tracks
@@ -34,6 +34,21 @@ function isDirectory(file: string): boolean {
   }
 }
 
+/**
+ * Whether git may find a work tree at `dir`: an ancestor (or `dir`) holds
+ * `.git` (a directory, or the file a linked worktree or a submodule has), or
+ * the environment names a repository or a work tree. Otherwise git finds no
+ * work tree there (at most a bare repository, which tracks nothing in it),
+ * and is not asked: a cache kept outside every repository costs no process.
+ */
+export function mayBeInWorkTree(dir: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  if (env.GIT_DIR !== undefined || env.GIT_WORK_TREE !== undefined) return true;
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
 // Literal pathspecs: a cache path holding `*` or `[` names itself, not a pattern.
 const args = (spec: string): string[] => ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', spec];
 
@@ -52,7 +67,7 @@ export async function cacheRefusal(dir: string, root: string): Promise<string | 
   const escape = leavesRoot(dir, root);
   if (escape !== null) return escape;
   const where = anchor(dir);
-  if (where === null) return null;
+  if (where === null || !mayBeInWorkTree(where.cwd)) return null;
   const output = await new Promise<string>((resolve) => {
     execFile('git', args(where.spec), { cwd: where.cwd, encoding: 'utf8', maxBuffer: 1 << 26 }, (error, stdout) => resolve(error ? '' : stdout));
   });
@@ -64,7 +79,7 @@ export function cacheRefusalSync(dir: string, root: string): string | null {
   const escape = leavesRoot(dir, root);
   if (escape !== null) return escape;
   const where = anchor(dir);
-  if (where === null) return null;
+  if (where === null || !mayBeInWorkTree(where.cwd)) return null;
   let output = '';
   try {
     output = execFileSync('git', args(where.spec), { cwd: where.cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheRefusal, cacheRefusalSync } from '../../src/repo/cache-guard.js';
+import { cacheRefusal, cacheRefusalSync, mayBeInWorkTree } from '../../src/repo/cache-guard.js';
 import { git, makeGitRepo, writeFiles } from '../support/repo.js';
 
 const CACHE = 'node_modules/.cache/tripwire';
@@ -69,5 +69,25 @@ describe('cacheRefusal', () => {
     expect(await refusal(join(dir, 'cache[1]'), dir)).toContain(`git tracks ${join(dir, 'cache[1]/x.json')}`);
     git(dir, 'rm', '-q', '--cached', 'cache[1]/x.json');
     expect(await refusal(join(dir, 'cache[1]'), dir)).toBeNull();
+  });
+
+  it('asks git only where it may find a work tree: below a .git directory or file, or with one named by the environment', () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'tripwire-guard-')));
+    try {
+      const deep = join(outside, 'a', 'b');
+      mkdirSync(deep, { recursive: true });
+      expect(mayBeInWorkTree(deep, {})).toBe(false);
+      expect(mayBeInWorkTree(deep, { GIT_DIR: join(outside, 'repo.git') })).toBe(true);
+      expect(mayBeInWorkTree(deep, { GIT_WORK_TREE: outside })).toBe(true);
+      // A linked worktree's or a submodule's .git is a file.
+      writeFileSync(join(outside, 'a', '.git'), 'gitdir: /elsewhere\n');
+      expect(mayBeInWorkTree(deep, {})).toBe(true);
+      rmSync(join(outside, 'a', '.git'));
+      mkdirSync(join(outside, '.git'));
+      expect(mayBeInWorkTree(deep, {})).toBe(true);
+      expect(mayBeInWorkTree(repo({ 'a.ts': '' }), {})).toBe(true);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
