@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startEarlyWorker } from '../engine/early-worker.js';
 import { runCommonJs, type CompiledModule } from '../util/code-cache.js';
 import type * as Bundle from './bundle-entry.js';
+import { exitWhenFlushed, processIo } from './io.js';
 
 // The bin as shipped (dist/cli/bin.js, scripts/bundle.mjs): it runs the CLI's
 // bundle beside it (tripwire.cjs) with V8's compiled code of an earlier run
@@ -30,21 +31,7 @@ try {
 }
 
 if (worker) cli.handEarlyWorker(worker);
-const code = await cli.main(argv, {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
-  env: process.env,
-  isTTY: process.stdout.isTTY === true,
-  stderrIsTTY: process.stderr.isTTY === true,
-});
-process.exitCode = code;
+const code = await cli.main(argv, processIo());
 worker?.dispose();
-// Once its output is out, the command is done (nothing it left running is waited for); the compiled code is kept
-// then, after the output.
-process.stdout.write('', () =>
-  process.stderr.write('', () => {
-    compiled?.keep(cli.breadth());
-    process.exit(code);
-  }),
-);
+// The compiled code is kept once the output is out.
+exitWhenFlushed(code, () => compiled?.keep(cli.breadth()));
