@@ -36,16 +36,12 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const BUNDLED = new Set(['zod', 'picomatch']);
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter((name) => !BUNDLED.has(name));
 
-// What each CommonJS bundle needs: the modules' import.meta.url is the bundle's file (it finds the dependencies, the
-// package root and the worker from there).
-const commonJs = {
-  format: 'cjs',
-  define: { 'import.meta.url': '__tripwireBundleUrl', __TRIPWIRE_WORKER_ENTRY__: '"./extract-worker.cjs"' },
-  banner: { js: 'var __tripwireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-};
+// Where every bundle finds the worker (src/facts/pool.ts, workerUrl).
+const WORKER_ENTRY = { __TRIPWIRE_WORKER_ENTRY__: '"./extract-worker.cjs"' };
 
 const common = {
   absWorkingDir: root,
+  define: WORKER_ENTRY,
   bundle: true,
   platform: 'node',
   target: 'node20.19',
@@ -57,10 +53,18 @@ const common = {
   logLevel: 'warning',
 };
 
+// What each CommonJS bundle needs besides: the modules' import.meta.url is the bundle's file (it finds the dependencies,
+// the package root and the worker from there).
+const commonJs = {
+  format: 'cjs',
+  define: { ...WORKER_ENTRY, 'import.meta.url': '__tripwireBundleUrl' },
+  banner: { js: 'var __tripwireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 // A file left from an earlier build would be shipped, and hashed by the cache's tool fingerprint.
 rmSync(outdir, { recursive: true, force: true });
 await Promise.all([
   build({ ...common, ...commonJs, entryPoints: ['dist/src/cli/bundle-entry.js'], outfile: join(outdir, 'tripwire.cjs') }),
   build({ ...common, ...commonJs, entryPoints: ['dist/src/facts/extract-worker.js'], outfile: join(outdir, 'extract-worker.cjs') }),
-  build({ ...common, entryPoints: ['dist/src/cli/launch.js'], outfile: join(outdir, 'bin.js'), format: 'esm', define: { __TRIPWIRE_WORKER_ENTRY__: '"./extract-worker.cjs"' } }),
+  build({ ...common, entryPoints: ['dist/src/cli/launch.js'], outfile: join(outdir, 'bin.js'), format: 'esm' }),
 ]);

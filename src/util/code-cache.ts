@@ -32,7 +32,7 @@ export interface CompiledModule {
   /** What the CommonJS script put in `module.exports`. */
   exports: unknown;
   state(): CodeCacheState;
-  /** The breadth (Compiled.breadth) of the code kept, or -1 when none was used. */
+  /** The breadth (keep) of the run that kept the code used, or -1 when none was used. */
   breadth: number;
   /**
    * Keeps the code compiled so far (the functions run so far are in it) when
