@@ -8,7 +8,7 @@ import { PreparedWorker } from '../facts/ahead.js';
 
 let handed: PreparedWorker | null = null;
 
-/** A worker that starts loading the compiler now; null when none can start (run from the TypeScript sources). */
+/** A worker that starts loading the compiler now (for the launcher, and for a run that missed); null when none can start (run from the TypeScript sources). */
 export function startEarlyWorker(): PreparedWorker | null {
   return PreparedWorker.spawn(undefined, true);
 }

@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from '../repo/git.js';
-import { PreparedWorker } from '../facts/ahead.js';
-import { adoptEarlyWorker } from './early-worker.js';
+import { adoptEarlyWorker, startEarlyWorker } from './early-worker.js';
 import type { RunStats } from '../util/timing.js';
 import { checkedRoots, probeResults, type StoredRun } from './results-cache.js';
 import { startStagedGit } from '../repo/diff.js';
@@ -32,7 +31,7 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   // A staged check (a hook's) most often checks a commit no run has seen: its worker loads the compiler while git answers the
   // probe, started by the CLI's launcher before the bundle loaded (cli/launch.ts) when it could.
   const handed = adoptEarlyWorker();
-  const early = cached && options.staged === true && options.concurrency === undefined ? (handed ?? PreparedWorker.spawn(undefined, true)) : null;
+  const early = cached && options.staged === true && options.concurrency === undefined ? (handed ?? startEarlyWorker()) : null;
   if (early !== handed) handed?.dispose();
   const probe = cached ? await probeResults(options, roots) : null;
   const hit = probe?.hit && (options.coverage !== true || probe.hit.coverage !== undefined) ? probe.hit : null;
@@ -43,7 +42,7 @@ export async function verdictOf(options: WorkspaceOptions): Promise<Verdict> {
   // A staged check that missed goes on with what the probe read of the index, and asks git the rest now, while the engine loads.
   const stagedAhead = options.staged === true && options.base === undefined ? startStagedGit(roots.root, roots.space, probe?.index ?? undefined) : null;
   // A miss with a warm fact cache most often follows an edit: a worker loads the compiler while the engine opens the project.
-  const aheadWorker = early ?? (probe !== null && options.concurrency === undefined ? PreparedWorker.spawn(undefined, true) : null);
+  const aheadWorker = early ?? (probe !== null && options.concurrency === undefined ? startEarlyWorker() : null);
   let result: Awaited<ReturnType<typeof runChecks>>;
   let stored: StoredRun;
   try {
