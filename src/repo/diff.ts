@@ -1,11 +1,9 @@
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { blobId, fileBlobId } from './blob-id.js';
-import { createBlobReader, findGitRoot, isOversized, plainGit, type RawGit } from './git.js';
+import { createBlobReader, findGitRoot, isOversized, plainGit, subdirectory, type RawGit } from './git.js';
 import { parseListing, pathspecFor, splitNul } from './listing.js';
 import { settleListing } from './symlinks.js';
-import { toPosix } from '../util/path.js';
 import { compareText } from '../util/compare.js';
 
 const FULL_HISTORY = "In CI, check out with full history (actions/checkout 'fetch-depth: 0')";
@@ -78,15 +76,6 @@ export async function resolveBase(root: string, ref: string): Promise<string> {
   throw new MissingRefError(ref, `no merge base of '${ref}' and HEAD: they share no history.`);
 }
 
-/** `dir` relative to `root` as a POSIX prefix ('' for the root itself), comparing real paths. */
-async function subdirectory(root: string, dir: string): Promise<string> {
-  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
-  const rel = path.relative(realRoot, realDir);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${dir} is not inside the git work tree ${root}`);
-  return toPosix(rel);
-}
-
-
 export interface ChangedFilesOptions {
   /** Compare with the merge base of this ref and HEAD (see resolveBase); a merge base resolves to itself. */
   base?: string;
@@ -102,7 +91,7 @@ export interface ChangedFilesOptions {
  */
 export async function changedFiles(root: string, dir: string, options: ChangedFilesOptions): Promise<string[]> {
   if (options.base === undefined && options.staged !== true) throw new Error('changedFiles needs a base, staged, or both');
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = plainGit(root);
   // --no-relative: a user's diff.relative setting would make names relative to the cwd.
@@ -147,7 +136,7 @@ export interface FileChange {
  * Untracked files count as added.
  */
 export async function diffChanges(root: string, dir: string, mergeBase: string, options: { staged?: boolean } = {}): Promise<FileChange[]> {
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = plainGit(root);
   const [entries, untrackedOutput] = await Promise.all([
@@ -242,7 +231,7 @@ export interface TextsAt {
  * `maxBytes` is only its size.
  */
 export async function readTextsAt(root: string, dir: string, rev: string, paths: readonly string[], maxBytes = Number.POSITIVE_INFINITY): Promise<TextsAt> {
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   const reader = createBlobReader(root);
   try {
     const blobs = await Promise.all(paths.map((p) => reader.read(rev, prefix === '' ? p : `${prefix}/${p}`, maxBytes)));
@@ -338,7 +327,7 @@ export interface KnownIndex {
 }
 
 async function stagedOutputs(root: string, dir: string, known?: KnownIndex): Promise<StagedOutputs> {
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   const pathspec = pathspecFor(prefix);
   const git = plainGit(root);
   const [indexed, unstaged, head, againstHead] = await Promise.all([

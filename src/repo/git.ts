@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { Socket } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -76,11 +76,16 @@ export async function isInsideGitDir(dir: string): Promise<boolean> {
   }
 }
 
-/** `dir` relative to `root` as a POSIX prefix ('' for the root itself). */
-async function subdirectory(root: string, dir: string): Promise<string> {
+/**
+ * `dir` relative to `root` as a POSIX prefix ('' for the root itself). Told
+ * at once, not awaited: a git command that needs it is spawned before the
+ * caller's synchronous work goes on (a staged check's diffs, started while
+ * the engine loads, would otherwise wait for it).
+ */
+export function subdirectory(root: string, dir: string): string {
   // git reports the real path of the top level; compare real paths so a
   // symlinked temp dir or checkout does not look like it is outside the repo.
-  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
+  const [realRoot, realDir] = [realpathSync.native(root), realpathSync.native(dir)];
   const rel = path.relative(realRoot, realDir);
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     throw new Error(`${dir} is not inside the git work tree ${root}`);
@@ -93,7 +98,7 @@ async function subdirectory(root: string, dir: string): Promise<string> {
  * `out/`): git would list none of its files, so it is not git's to list.
  */
 export async function isIgnoredDirectory(root: string, dir: string): Promise<boolean> {
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   if (prefix === '') return false;
   // check-ignore exits 0 when the path is ignored and 1 when it is not.
   const result = await gitOutput(root, ['check-ignore', '-q', '--', prefix]);
@@ -110,7 +115,7 @@ export async function isIgnoredDirectory(root: string, dir: string): Promise<boo
  * file without one (modified, untracked) must be keyed by its content.
  */
 export async function listFilesWithIds(root: string, dir: string, withIds: boolean): Promise<FileListing> {
-  const prefix = await subdirectory(root, dir);
+  const prefix = subdirectory(root, dir);
   return parseListing(prefix, await gitRaw(root, lsFilesArgs(prefix, withIds)), withIds, (fullName) => isSymlink(path.join(root, fullName)));
 }
 
