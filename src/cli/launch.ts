@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startEarlyWorker } from '../engine/early-worker.js';
+import { startEarlyGit } from '../engine/early-git.js';
 import { runCommonJs, type CompiledModule } from '../util/code-cache.js';
 import type * as Bundle from './bundle-entry.js';
 import { exitWhenFlushed, processIo } from './io.js';
@@ -18,8 +19,10 @@ const bundle = fileURLToPath(new URL('./tripwire.cjs', import.meta.url));
 const end = argv.indexOf('--');
 const options = end === -1 ? argv : argv.slice(0, end);
 const codeCache = !options.includes('--no-cache');
-// A staged check's worker starts loading the compiler now, before the bundle does (engine/early-worker.ts).
+// A staged check's worker starts loading the compiler now, before the bundle does (engine/early-worker.ts); a
+// work-tree check's listing is under way while it loads (engine/early-git.ts).
 const worker = argv[0] === 'check' && options.includes('--staged') && codeCache ? startEarlyWorker() : null;
+const git = startEarlyGit(argv, process.cwd());
 let compiled: CompiledModule | null = null;
 let cli: typeof Bundle;
 try {
@@ -31,6 +34,7 @@ try {
 }
 
 if (worker) cli.handEarlyWorker(worker);
+if (git) cli.handEarlyGit(git);
 const code = await cli.main(argv, processIo());
 worker?.dispose();
 // The compiled code is kept once the output is out.

@@ -4,6 +4,7 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { SimpleGit, simpleGit as SimpleGitFactory, SimpleGitOptions } from 'simple-git';
+import { runGit, takeEarlyGit, type GitResult } from './early-git.js';
 import { lsFilesArgs, parseListing, type FileListing } from './listing.js';
 import { isSymlink } from './symlinks.js';
 import { toPosix } from '../util/path.js';
@@ -18,24 +19,14 @@ export function simpleGit(options: Partial<SimpleGitOptions>): SimpleGit {
   return simpleGitFactory(options);
 }
 
-interface GitOutput {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * One git command's exit code and output, for the listing every check starts
  * with: a plain child process, because loading simple-git costs more than
- * these commands do. Fails only when git cannot be started at all.
+ * these commands do; taken from the launcher's when it started this very
+ * command (early-git.ts). Fails only when git cannot be started at all.
  */
-export function gitOutput(cwd: string, args: readonly string[]): Promise<GitOutput> {
-  return new Promise((resolve, reject) => {
-    execFile('git', [...args], { cwd, encoding: 'utf8', maxBuffer: Number.POSITIVE_INFINITY }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
+export function gitOutput(cwd: string, args: readonly string[]): Promise<GitResult> {
+  return takeEarlyGit(cwd, args) ?? runGit(cwd, args);
 }
 
 /** What the diff readers ask of git: one command's standard output. */
