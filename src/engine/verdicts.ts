@@ -285,7 +285,12 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     return outsideIds.get(path) ?? null;
   };
   const pathsOf = (listed: readonly number[], other: readonly string[]): string[] => [...listed.map((i) => model.files[i] ?? ''), ...other];
-  const digestOf = (paths: readonly string[]): string => sha1(paths.map((path) => `${path}\0${idOf(path) ?? '-'}\n`).join(''));
+  const lineOf = (path: string, id: string | null): string => `${path}\0${id ?? '-'}\n`;
+  /** Each listed file's line of a digest, once: the verdicts of most rules read the same thousands of files. */
+  const lines: (string | undefined)[] = new Array<string | undefined>(model.files.length);
+  const lineAt = (i: number): string => (lines[i] ??= lineOf(model.files[i] ?? '', idAt(i)));
+  /** What must be the same for what a verdict read to be: each file read, listed files then others, with its content id. */
+  const digestOf = (listed: readonly number[], other: readonly string[]): string => sha1(listed.map(lineAt).join('') + other.map((path) => lineOf(path, idOf(path))).join(''));
   const keyOf = (rule: string, options: unknown): string => sha1(`${state}\0${rule}\0${JSON.stringify(options ?? null)}`);
   /** This run's save: the verdicts it keeps have their partial reads in its snapshot. */
   const stamp = randomBytes(8).toString('hex');
@@ -445,7 +450,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
   const pathOf = (at: number | string): string => (typeof at === 'number' ? (model.files[at] ?? '') : at);
   const pathsOfLoaded = (loaded: readonly (number | string)[]): string[] => loaded.map(pathOf);
   /** Whether what a rule read besides its units still gives what it read (Entry.preamble). */
-  const preambleHolds = (preamble: ReadsEntry): boolean => digestOf(pathsOf(preamble.listed, preamble.other)) === preamble.digest && partsHold(preamble);
+  const preambleHolds = (preamble: ReadsEntry): boolean => digestOf(preamble.listed, preamble.other) === preamble.digest && partsHold(preamble);
   /** A verdict this run found to hold, with its parts in this run's snapshot. */
   const restamped = <E extends ReadsEntry>(entry: E): E => (entry.partial ? { ...entry, partial: { ...entry.partial, stamp } } : entry);
   /** What a computation read, as a verdict keeps it. */
@@ -462,7 +467,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     const parts = partialOf(reads, params, listed, toSnapshot);
     listed.sort((a, b) => a - b);
     other.sort();
-    return { listed, other, digest: digestOf(pathsOf(listed, other)), partial: parts && { ...parts, stamp }, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
+    return { listed, other, digest: digestOf(listed, other), partial: parts && { ...parts, stamp }, params: [...params], loaded: [...reads.loaded].map((path) => index.get(path) ?? path), problems: [...reads.problems] };
   };
 
   return {
@@ -470,7 +475,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
       const key = keyOf(rule, options);
       const entry = stored.find((candidate) => candidate.key === key);
       if (!entry) return null;
-      if (digestOf(pathsOf(entry.listed, entry.other)) !== entry.digest) return null;
+      if (digestOf(entry.listed, entry.other) !== entry.digest) return null;
       if (!partsHold(entry)) return null;
       model.replayVerdict(entry.problems, pathsOfLoaded(entry.loaded));
       for (const path of entry.other) model.noteOutside(path, idOf(path));
