@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, MAC_HEX, sealed, sealedFile, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
@@ -405,6 +405,14 @@ function idInKey(key: string): string {
   return /(?:^|:)([0-9a-f]{40,64})(?::|$)/.exec(key)?.[1] ?? '';
 }
 
+/**
+ * How many entries a run may set in a table it never read and append them
+ * unread: a commit's few changed files. More are a run's that recomputed
+ * many entries, most of them as they were: it reads the table, and writes
+ * only those that changed.
+ */
+const UNREAD_SETS = 32;
+
 interface Table extends FactTable {
   save(live: (id: string) => boolean): void;
 }
@@ -416,7 +424,9 @@ interface Table extends FactTable {
  * appends them rather than writing the whole table again. The table is
  * rewritten, dropping each entry whose path this run did not ask for and
  * whose id `live` does not keep, when the log has grown past a quarter of
- * it, when a run changed more, or when either does not verify.
+ * it, when a run changed more, or when either does not verify. A run that
+ * only sets a few entries (the parts of the files a commit changed) appends
+ * them without reading the table at all (UNREAD_SETS).
  */
 function openTable(secret: CacheSecret, file: string, context: string): Table {
   const logFile = `${file}.log`;
@@ -427,40 +437,65 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
   /** Whether the files on disk must be replaced whatever changed (unreadable, forged, malformed). */
   let corrupt = false;
   let logged = 0;
+  /** Entries set before the table was read, by path: written (appended) as they are unless a read comes first. */
+  const unread = new Map<string, [string, unknown]>();
   function load(): Map<string, [string, unknown]> {
     if (entries) return entries;
-    entries = new Map();
+    entries = read();
+    for (const [path, entry] of unread) {
+      const previous = entries.get(path);
+      if (previous !== undefined && previous[0] === entry[0] && JSON.stringify(previous[1]) === JSON.stringify(entry[1])) fresh.delete(path);
+      entries.set(path, entry);
+    }
+    unread.clear();
+    return entries;
+  }
+  function read(): Map<string, [string, unknown]> {
+    const found = new Map<string, [string, unknown]>();
     let text: string;
     try {
       text = readFileSync(file, 'latin1');
     } catch {
-      return entries;
+      return found;
     }
     const data = unsealedJson(secret, context, text);
     if (!Array.isArray(data)) {
       // Forged, torn or not ours: every entry is a miss, and the table is replaced at save.
       corrupt = true;
-      return entries;
+      return found;
     }
     for (const entry of data) {
-      if (isTriple(entry)) entries.set(entry[0], [entry[1], entry[2]]);
+      if (isTriple(entry)) found.set(entry[0], [entry[1], entry[2]]);
       else corrupt = true;
     }
     let log: string;
     try {
       log = readFileSync(logFile, 'latin1');
     } catch {
-      return entries;
+      return found;
     }
     for (const line of log.split('\n')) {
       if (line === '') continue;
       logged++;
       const entry = unsealedJson(secret, context, line);
       // A line cut short by a crash, or not ours: the table is rewritten without it.
-      if (isTriple(entry)) entries.set(entry[0], [entry[1], entry[2]]);
+      if (isTriple(entry)) found.set(entry[0], [entry[1], entry[2]]);
       else corrupt = true;
     }
-    return entries;
+    return found;
+  }
+  /** Appends the entries set unread to the log, the table unread: a later read takes them over the table's. */
+  function appendUnread(): void {
+    if (unread.size === 0) return;
+    try {
+      const lines = [...unread].map(([path, [id, value]]) => sealed(secret, context, asciiJson([path, id, value])));
+      // The leading newline ends a line a cut-short write may have left open.
+      appendFileSync(logFile, `\n${lines.join('\n')}\n`);
+      unread.clear();
+      fresh.clear();
+    } catch {
+      // Unwritable: computed again next time.
+    }
   }
   return {
     get(path, id) {
@@ -470,15 +505,25 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
       return entry[1];
     },
     set(path, id, value) {
-      const known = load();
-      const previous = known.get(path);
       asked.add(path);
+      if (!entries) {
+        unread.set(path, [id, value]);
+        fresh.add(path);
+        return;
+      }
+      const previous = entries.get(path);
       if (previous !== undefined && previous[0] === id && JSON.stringify(previous[1]) === JSON.stringify(value)) return;
-      known.set(path, [id, value]);
+      entries.set(path, [id, value]);
       fresh.add(path);
     },
     save(live) {
-      if (!entries || (fresh.size === 0 && !corrupt)) return;
+      // Many entries set unread, or no table yet: read it, and write as a run that read it does.
+      if (!entries && (unread.size > UNREAD_SETS || (unread.size > 0 && !existsSync(file)))) load();
+      if (!entries) {
+        appendUnread();
+        return;
+      }
+      if (fresh.size === 0 && !corrupt) return;
       try {
         if (!corrupt && entries.size > 0 && (logged + fresh.size) * 4 <= entries.size) {
           const lines = [...fresh].map((path) => sealed(secret, context, asciiJson([path, ...(entries?.get(path) ?? [])])));

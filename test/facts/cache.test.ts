@@ -429,6 +429,7 @@ describe('a fact table', () => {
     const past = new Date('2020-01-01T00:00:00Z');
     utimesSync(tableFile(location), past, past);
     const second = open(location);
+    expect(second.table('t').get('a', 'id-1')).toBe(1);
     second.table('t').set('a', 'id-1', 1);
     second.save();
     expect(statSync(tableFile(location)).mtime).toEqual(past);
@@ -436,6 +437,51 @@ describe('a fact table', () => {
     second.table('t').set('a', 'id-1', 2);
     second.save();
     expect(open(location).table('t').get('a', 'id-1')).toBe(2);
+  });
+
+  it('appends the few entries a run set without reading it to its log, unread, and a later read takes them', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('t').set('a', 'id-1', 'a');
+    first.save();
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(tableFile(location), past, past);
+    // One new entry against a table of one: a run that read the table would write it whole.
+    const second = open(location);
+    second.table('t').set('b', 'id-1', 'b');
+    second.table('t').set('a', 'id-2', 'A');
+    second.save();
+    expect(statSync(tableFile(location)).mtime).toEqual(past);
+    expect(readFileSync(`${tableFile(location)}.log`, 'latin1').split('\n').filter(Boolean)).toHaveLength(2);
+    const third = open(location);
+    expect([third.table('t').get('a', 'id-2'), third.table('t').get('a', 'id-1'), third.table('t').get('b', 'id-1')]).toEqual(['A', undefined, 'b']);
+  });
+
+  it('is read before a run that set many entries unread writes them, and those as they were are not written', () => {
+    const location = tempDir();
+    const names = Array.from({ length: 40 }, (_, i) => `file-${i}`);
+    const first = open(location);
+    for (const name of names) first.table('t').set(name, 'id-1', name);
+    first.save();
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(tableFile(location), past, past);
+    // Forty entries set unread, one of them changed: the table is read, and one line appended.
+    const second = open(location);
+    for (const name of names) second.table('t').set(name, 'id-1', name === 'file-0' ? 'changed' : name);
+    second.save();
+    expect(statSync(tableFile(location)).mtime).toEqual(past);
+    expect(readFileSync(`${tableFile(location)}.log`, 'latin1').split('\n').filter(Boolean)).toHaveLength(1);
+    expect(open(location).table('t').get('file-0', 'id-1')).toBe('changed');
+  });
+
+  it('is written whole when a run sets entries unread and there is no table yet', () => {
+    const location = tempDir();
+    const first = open(location);
+    first.table('t').set('a', 'id-1', 'a');
+    first.save();
+    expect(existsSync(tableFile(location))).toBe(true);
+    expect(existsSync(`${tableFile(location)}.log`)).toBe(false);
+    expect(open(location).table('t').get('a', 'id-1')).toBe('a');
   });
 
   it('appends a few changed entries to a log beside it, and is rewritten, the log gone, once the log outgrows a quarter of it', () => {
