@@ -200,6 +200,8 @@ interface FactsAhead {
 const NO_LOC: Loc = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 /** Key of the model at the merge base in the per-run memo table. */
 const AT_BASE = {};
+/** How many changed files are a commit's few (freshFiles): more are a branch's, whose values the tables likely hold. */
+const FRESH_FILES = 32;
 
 /**
  * The repository as the rules see it: the file list, the configuration, and
@@ -243,6 +245,8 @@ export class RepoModel {
   private readonly partLoaded = new Set<string>();
   /** Each part's fact table by kind and name (partTable). */
   private readonly partTables = new Map<string, FactTable | undefined>();
+  /** freshFiles(), once. */
+  private freshMemo: ReadonlySet<string> | undefined;
   /** The parameters of each family of derived values read this run, by kind (noteParams). */
   private readonly partParams = new Map<string, unknown>();
   private readonly textMemo = new Map<string, string | null>();
@@ -1076,7 +1080,9 @@ export class RepoModel {
   private loadDerived<T>(file: string, purpose: string, compute: (text: string) => T): T | null {
     const table = this.cache?.table(`derived ${purpose}`);
     const known = this.knownId(file);
-    if (known !== null) {
+    // Most likely new to the table: computed, the table unread (it is megabytes at 10k files).
+    const fresh = this.freshFiles().has(file);
+    if (known !== null && !fresh) {
       const hit = table?.get(file, known);
       if (hit !== undefined) return hit as T;
     }
@@ -1085,11 +1091,28 @@ export class RepoModel {
     // Without a cache (--no-cache) there is no key to hash the text for.
     if (!table) return compute(text);
     const id = blobId(text);
-    const hit = known === null ? table.get(file, id) : undefined;
+    const hit = known === null && !fresh ? table.get(file, id) : undefined;
     if (hit !== undefined) return hit as T;
     const value = compute(text);
     table.set(file, id, value);
     return value;
+  }
+
+  /**
+   * The files whose content the caches most likely never saw, when there are
+   * no more than FRESH_FILES (else none): those git knows no content id of
+   * (edited, untracked) and those the diff changed. A value derived from one
+   * is computed rather than looked up: it is the same either way, and a
+   * commit's few changed files cost less to compute than a table to read.
+   */
+  private freshFiles(): ReadonlySet<string> {
+    if (this.freshMemo) return this.freshMemo;
+    const fresh = new Set((this.diffInput?.changes ?? []).filter((change) => change.status !== 'deleted').map((change) => change.path));
+    for (const file of this.files) {
+      if (fresh.size > FRESH_FILES) break;
+      if (this.knownId(file) === null) fresh.add(file);
+    }
+    return (this.freshMemo = fresh.size > FRESH_FILES ? new Set() : fresh);
   }
 
   /**
