@@ -309,16 +309,32 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     if (!byFile) digests.set(kind, (byFile = new Map()));
     return byFile;
   };
+  /**
+   * The parts stored verdicts told whose identity this run confirmed (partsStill), the first `files` files of each:
+   * what a verdict kept from this run's reads takes without computing them. Told into `digests` only once a part's
+   * identity is asked for (most runs never ask: a 10k run confirms the parts of some 26,000 files).
+   */
+  const confirmed: { parts: Parts; files: number }[] = [];
+  const tellConfirmed = (): void => {
+    for (const { parts, files } of confirmed.splice(0)) {
+      let visited = 0;
+      eachPart(parts, (at, combo) => {
+        if (visited++ === files) return false;
+        const path = model.files[at] ?? '';
+        for (const [kind, digest] of combo) {
+          const byFile = digestsOf(kind);
+          if (!byFile.has(path)) byFile.set(path, digest);
+        }
+        return true;
+      });
+    }
+  };
   const digestOfPart = (kind: string, path: string): string | null => {
+    tellConfirmed();
     const byFile = digestsOf(kind);
     let digest = byFile.get(path);
     if (digest === undefined) byFile.set(path, (digest = model.partDigest(kind, path)));
     return digest;
-  };
-  /** A part's identity a stored verdict told and this run confirmed: what a verdict kept from this run's reads takes without computing it. */
-  const knownDigest = (kind: string, path: string, digest: string): void => {
-    const byFile = digestsOf(kind);
-    if (!byFile.has(path)) byFile.set(path, digest);
   };
   /** A part's identity now, its parameters (if any) kept in `params`; null when it has none (the file counts as read whole). */
   const identityOf = (kind: string, path: string, params: Map<string, unknown>): string | null => {
@@ -356,19 +372,22 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
    * `same` tells whether a file has the content id it had (null: unknown,
    * which does not hold); one that changed holds while every part is the same
    * and neither the verdict (`problems`) nor this run recorded a problem in it.
-   * The identity of each part of a file that holds is known from here on.
+   * The identity of each part of a file that holds is known from here on (confirmed).
    */
   const partsStill = (parts: Parts, paramsList: readonly [string, unknown][] | undefined, problems: readonly FileProblem[], same: (at: number, path: string) => boolean | null): boolean => {
     const params = new Map(paramsList);
-    return eachPart(parts, (at, combo) => {
+    let holding = 0;
+    const still = eachPart(parts, (at, combo) => {
       const path = model.files[at] ?? '';
       const unchanged = same(at, path);
       if (unchanged === null) return false;
       if (!unchanged && (problems.some((problem) => problem.file === path) || !combo.every(([kind, digest]) => model.partDigest(kind, path, params.get(kind)) === digest) || model.hasProblemIn(path))) return false;
-      // A family's kind names its parameters: the identity is that of the part as this run would compute it.
-      for (const [kind, digest] of combo) knownDigest(kind, path, digest);
+      holding++;
       return true;
     });
+    // A family's kind names its parameters: the identity of each part that holds is that of the part as this run would compute it.
+    if (holding > 0) confirmed.push({ parts, files: holding });
+    return still;
   };
   /** Charges the computation running now with the parts a verdict read, and notes their families' parameters as this run's (a verdict kept from these reads computes such parts again). */
   const chargeParts = (parts: Parts | null | undefined, paramsList: readonly [string, unknown][] | undefined, visit?: (at: number, path: string) => void): void => {
