@@ -8,6 +8,8 @@ import { CORE_RULES, SUPPRESSION_WITHOUT_REASON, toFinding, unmatchedGlobs, comp
 import { paidList } from '../analysis/paid-list.js';
 import { COMPUTE_UNITS, type Revive, type RuleFinding, type Units } from '../rule.js';
 import type { VerdictStore } from './verdicts.js';
+import { compareText } from '../util/compare.js';
+import { sha1 } from '../util/hash.js';
 
 /**
  * Runs the selected rules over a model and applies what every surface applies:
@@ -60,7 +62,7 @@ export function evaluate(model: RepoModel, selected: readonly SelectedRule[], co
   for (const problem of model.reportedProblems()) {
     findings.push(toFinding(problem.kind, problem.messageId ?? problemIds[problem.kind], 'error', problem.file, problem.loc, problem.message));
   }
-  const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)));
+  const { kept, suppressed } = applySuppressions(model, onePerDefect(findings), new Set(selected.map((s) => s.rule.id)), verdicts);
   return { findings: kept, suppressed };
 }
 
@@ -104,20 +106,13 @@ function onePerDefect(findings: readonly Finding[]): Finding[] {
  * `// tripwire-disable-next-line <rule> -- <reason>` silences a finding only
  * with a reason; without one the comment is itself a finding and silences nothing.
  */
-function applySuppressions(model: RepoModel, findings: Finding[], enabled: ReadonlySet<string>): { kept: Finding[]; suppressed: number } {
-  const invalid: Finding[] = [];
-  for (const file of model.loadedFiles()) {
-    for (const suppression of model.suppressions(file) ?? []) {
-      const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
-      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'unknownRule', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
-      if (suppression.reason !== null) continue;
-      const named = suppression.rules.filter((id) => enabled.has(id));
-      const ids = suppression.rules.length === 0 ? ['invalid-suppression'] : named;
-      for (const id of ids) {
-        invalid.push(toFinding(id, SUPPRESSION_WITHOUT_REASON, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
-      }
-    }
-  }
+function applySuppressions(model: RepoModel, findings: Finding[], enabled: ReadonlySet<string>, verdicts: VerdictStore | null | undefined): { kept: Finding[]; suppressed: number } {
+  const loaded = model.loadedFiles();
+  // The comments that are findings themselves depend on the loaded scripts' comments and the rules enabled only: a verdict
+  // like a rule's, for this set of scripts, taken back while their comments are the same (the table of every script's
+  // comments, megabytes at 10k files, is then not read).
+  const scripts = sha1([...loaded].sort(compareText).join('\0'));
+  const invalid = stored<Finding>(model, verdicts, 'suppressions', { enabled: [...enabled].sort(compareText), scripts }, () => invalidSuppressions(model, loaded, enabled)).values;
   let suppressed = 0;
   const kept = findings.filter((finding) => {
     const silenced = model.suppressions(finding.file)?.some(
@@ -130,4 +125,22 @@ function applySuppressions(model: RepoModel, findings: Finding[], enabled: Reado
     return !silenced;
   });
   return { kept: [...kept, ...invalid], suppressed };
+}
+
+/** The suppression comments of `loaded` that are findings: an unknown rule named, no reason given. */
+function invalidSuppressions(model: RepoModel, loaded: readonly string[], enabled: ReadonlySet<string>): Finding[] {
+  const invalid: Finding[] = [];
+  for (const file of loaded) {
+    for (const suppression of model.suppressions(file) ?? []) {
+      const unknown = suppression.rules.filter((id) => !RULE_IDS.some((known) => known === id) && !(id in CORE_RULES));
+      if (unknown.length > 0) invalid.push(toFinding('invalid-suppression', 'unknownRule', 'error', file, suppression.loc, `tripwire-disable names an unknown rule: ${unknown.join(', ')}`));
+      if (suppression.reason !== null) continue;
+      const named = suppression.rules.filter((id) => enabled.has(id));
+      const ids = suppression.rules.length === 0 ? ['invalid-suppression'] : named;
+      for (const id of ids) {
+        invalid.push(toFinding(id, SUPPRESSION_WITHOUT_REASON, 'error', file, suppression.loc, 'tripwire-disable without a reason suppresses nothing: add ` -- <why this is safe>`'));
+      }
+    }
+  }
+  return invalid;
 }

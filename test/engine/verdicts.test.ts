@@ -602,6 +602,32 @@ describe('verdicts reused unit by unit', () => {
     expect(findings).toEqual((await run({ cwd: dir, cache: false, rules })).findings);
   });
 
+  it('the invalid suppression comments are found again when another script is loaded, or a comment changes, and not before', async () => {
+    const dir = demo();
+    const quiet = join(dir, 'test/helpers/quiet.ts');
+    writeFileSync(quiet, '// tripwire-disable-next-line no-paid-calls-in-free-tests\nexport const quiet = 1;\n');
+    const cache = tempDir();
+    const invalid = 'no-paid-calls-in-free-tests/suppressionWithoutReason test/helpers/quiet.ts:1:1';
+    // The rule alone, and no test imports the helper yet: its facts are not loaded, its comment not checked.
+    const rules = ['no-paid-calls-in-free-tests'];
+    const same = async (): Promise<string[]> => {
+      const { findings } = await run({ cwd: dir, cacheLocation: cache, rules });
+      expect(findings).toEqual((await run({ cwd: dir, cache: false, rules })).findings);
+      return ids(findings);
+    };
+    expect(await same()).not.toContain(invalid);
+    expect(await same()).not.toContain(invalid);
+
+    // A free test imports it: the same listing and the same comments, but one more script loaded.
+    const test = join(dir, 'test/findings.test.ts');
+    writeFileSync(test, `import { quiet } from './helpers/quiet.js';\nvoid quiet;\n${readFileSync(test, 'utf8')}`);
+    expect(await same()).toContain(invalid);
+
+    // The comment given a reason: the same scripts loaded, one comment changed.
+    writeFileSync(quiet, '// tripwire-disable-next-line no-paid-calls-in-free-tests -- a fixture\nexport const quiet = 1;\n');
+    expect(await same()).not.toContain(invalid);
+  });
+
   it('a module edited: only the free tests whose imports reach it are checked again, and a test that reached it through nodes another test built is one of them', async () => {
     const dir = makeGitRepo({
       'package.json': '{ "name": "units", "private": true }\n',
