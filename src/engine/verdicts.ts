@@ -694,8 +694,16 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
           table.plan = resumable && ordered ? planOf(findings, asked, owner, results) : undefined;
           model.chargedTo(recorded, () => {
             for (const group of settled.values()) {
-              const files = [...group.sets].flatMap((set) => (before?.sets[set] ?? []).map((i) => model.files[i] ?? ''));
-              files.push(...group.own);
+              // Each file once: neighbouring sets share most of their files (at 10k, 12,500 members of 1,000 sets are 2,100 files).
+              const charged = new Uint8Array(model.files.length);
+              const files: string[] = [];
+              const charge = (at: number | undefined, path: string): void => {
+                if (at !== undefined && charged[at] === 1) return;
+                if (at !== undefined) charged[at] = 1;
+                files.push(path);
+              };
+              for (const set of group.sets) for (const at of before?.sets[set] ?? []) charge(at, model.files[at] ?? '');
+              for (const unit of group.own) charge(index.get(unit), unit);
               // The files none of these units loaded stay unloaded: the group shares them (a unit's charge is its files, less those).
               const unloaded = new Set(pathsOfLoaded(group.unloaded));
               model.chargeVerdict(files, [], unloaded.size === 0 ? files : files.filter((path) => !unloaded.has(path)));
