@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, MAC_HEX, sealed, sealedFile, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
@@ -426,7 +426,7 @@ interface Table extends FactTable {
  * whose id `live` does not keep, when the log has grown past a quarter of
  * it, when a run changed more, or when either does not verify. A run that
  * only sets a few entries (the parts of the files a commit changed) appends
- * them without reading the table at all (UNREAD_SETS).
+ * them without parsing the table (UNREAD_SETS), once its seal verifies.
  */
 function openTable(secret: CacheSecret, file: string, context: string): Table {
   const logFile = `${file}.log`;
@@ -484,6 +484,14 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     }
     return found;
   }
+  /** Whether the table on disk verifies: its seal checked, its JSON not parsed (most of what reading it costs). */
+  function intact(): boolean {
+    try {
+      return unsealed(secret, context, readFileSync(file, 'latin1')) !== null;
+    } catch {
+      return false;
+    }
+  }
   /** Appends the entries set unread to the log, the table unread: a later read takes them over the table's. */
   function appendUnread(): void {
     if (unread.size === 0) return;
@@ -517,8 +525,8 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
       fresh.add(path);
     },
     save(live) {
-      // Many entries set unread, or no table yet: read it, and write as a run that read it does.
-      if (!entries && (unread.size > UNREAD_SETS || (unread.size > 0 && !existsSync(file)))) load();
+      // Many entries set unread, or no table that verifies (none yet, forged, torn): read it, and write as a run that read it does.
+      if (!entries && unread.size > 0 && (unread.size > UNREAD_SETS || !intact())) load();
       if (!entries) {
         appendUnread();
         return;

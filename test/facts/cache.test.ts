@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -472,6 +472,22 @@ describe('a fact table', () => {
     expect(statSync(tableFile(location)).mtime).toEqual(past);
     expect(readFileSync(`${tableFile(location)}.log`, 'latin1').split('\n').filter(Boolean)).toHaveLength(1);
     expect(open(location).table('t').get('file-0', 'id-1')).toBe('changed');
+  });
+
+  it('is written anew, not appended to, when a run sets entries unread and the table no longer verifies', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const name of ['a', 'b']) first.table('t').set(name, 'id-1', name);
+    first.save();
+    truncateSync(tableFile(location), Math.floor(readFileSync(tableFile(location)).length / 2));
+    const damaged = readFileSync(tableFile(location));
+    const second = open(location);
+    second.table('t').set('c', 'id-1', 'c');
+    second.save();
+    expect(readFileSync(tableFile(location)).equals(damaged)).toBe(false);
+    expect(existsSync(`${tableFile(location)}.log`)).toBe(false);
+    const third = open(location);
+    expect([third.table('t').get('c', 'id-1'), third.table('t').get('a', 'id-1')]).toEqual(['c', undefined]);
   });
 
   it('is written whole when a run sets entries unread and there is no table yet', () => {
