@@ -413,6 +413,11 @@ function idInKey(key: string): string {
  */
 const UNREAD_SETS = 32;
 
+/** Whether a table's entry is already `id` and `value`: setting it again changes nothing to write. */
+function sameEntry(entry: [string, unknown] | undefined, id: string, value: unknown): boolean {
+  return entry !== undefined && entry[0] === id && JSON.stringify(entry[1]) === JSON.stringify(value);
+}
+
 interface Table extends FactTable {
   save(live: (id: string) => boolean): void;
 }
@@ -444,7 +449,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     entries = read();
     for (const [path, entry] of unread) {
       const previous = entries.get(path);
-      if (previous !== undefined && previous[0] === entry[0] && JSON.stringify(previous[1]) === JSON.stringify(entry[1])) fresh.delete(path);
+      if (sameEntry(previous, entry[0], entry[1])) fresh.delete(path);
       entries.set(path, entry);
     }
     unread.clear();
@@ -520,7 +525,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
         return;
       }
       const previous = entries.get(path);
-      if (previous !== undefined && previous[0] === id && JSON.stringify(previous[1]) === JSON.stringify(value)) return;
+      if (sameEntry(previous, id, value)) return;
       entries.set(path, [id, value]);
       fresh.add(path);
     },
