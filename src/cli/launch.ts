@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startEarlyWorker } from '../engine/early-worker.js';
-import { startEarlyGit } from '../engine/early-git.js';
+import { optionsOf, startEarlyGit } from '../engine/early-git.js';
 import { runCommonJs, type CompiledModule } from '../util/code-cache.js';
 import type * as Bundle from './bundle-entry.js';
 import { exitWhenFlushed, processIo } from './io.js';
@@ -15,9 +15,8 @@ import { exitWhenFlushed, processIo } from './io.js';
 
 const argv = process.argv.slice(2);
 const bundle = fileURLToPath(new URL('./tripwire.cjs', import.meta.url));
-// `--no-cache` reads and writes no cache, compiled code included (the options end at `--`).
-const end = argv.indexOf('--');
-const options = end === -1 ? argv : argv.slice(0, end);
+// `--no-cache` reads and writes no cache, compiled code included.
+const options = optionsOf(argv);
 const codeCache = !options.includes('--no-cache');
 // A staged check's worker starts loading the compiler now, before the bundle does (engine/early-worker.ts); a
 // work-tree check's listing is under way while it loads (engine/early-git.ts).

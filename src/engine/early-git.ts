@@ -12,6 +12,12 @@ export { handEarlyGit } from '../repo/early-git.js';
 // none: its worker thread is loading the compiler then, and each fork made
 // beside it cost the launcher as much as the wait it saved (measured).
 
+/** The command line's options, as the launcher reads them before the CLI's parser loads: what comes before `--`. */
+export function optionsOf(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
 /**
  * The listing `tripwire <argv>` run in `cwd` will ask first, started now:
  * only for `check` with its caches (a run with `--no-cache` probes nothing),
@@ -20,8 +26,7 @@ export { handEarlyGit } from '../repo/early-git.js';
  * otherwise.
  */
 export function startEarlyGit(argv: readonly string[], cwd: string): EarlyGit | null {
-  const end = argv.indexOf('--');
-  const options = end === -1 ? argv : argv.slice(0, end);
+  const options = optionsOf(argv);
   const indexed = options.some((option) => option === '--staged' || option === '--base' || option.startsWith('--base='));
   if (argv[0] !== 'check' || indexed || options.includes('--no-cache') || !existsSync(join(cwd, '.git'))) return null;
   return startGit(cwd, lsFilesArgs('', true));
