@@ -390,7 +390,7 @@ describe('the records a rewrite keeps', () => {
 });
 
 describe('a fact table', () => {
-  const tableFile = (location: string): string => path.join(location, readdirSync(location).find((name) => name.includes('.table-')) ?? '(none)');
+  const tableFile = (location: string): string => path.join(location, readdirSync(location).find((name) => /\.table-\w+\.json$/.test(name)) ?? '(none)');
 
   it('serves a value for the content id it was stored with, and misses for another', () => {
     const location = tempDir();
@@ -414,9 +414,10 @@ describe('a fact table', () => {
     second.table('dropped').set('a', 'id-1', 2);
     second.save();
     const tables = () => readdirSync(location).filter((name) => name.includes('.table-')).sort();
-    expect(tables()).toHaveLength(3);
+    // Each table with its note of the file written, and the dropped one's log.
+    expect(tables().map((name) => name.replace(/^.*\.table-\w+/, 'table')).sort()).toEqual(['table.json', 'table.json', 'table.json.log', 'table.json.verified', 'table.json.verified']);
     open(location).drop('dropped');
-    expect(tables()).toHaveLength(1);
+    expect(tables().map((name) => name.replace(/^.*\.table-\w+/, 'table')).sort()).toEqual(['table.json', 'table.json.verified']);
     expect(open(location).table('kept').get('a', 'id-1')).toBe(1);
     expect(open(location).table('dropped').get('a', 'id-1')).toBeUndefined();
   });
@@ -488,6 +489,62 @@ describe('a fact table', () => {
     expect(existsSync(`${tableFile(location)}.log`)).toBe(false);
     const third = open(location);
     expect([third.table('t').get('c', 'id-1'), third.table('t').get('a', 'id-1')]).toEqual(['c', undefined]);
+  });
+
+  it('is appended to unverified while it is the very file a run wrote or verified; a read still finds it damaged, serves nothing from it and writes it anew', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const name of ['a', 'b']) first.table('t').set(name, 'id-1', name);
+    first.save();
+    const file = tableFile(location);
+    // A whole-second time, which utimes can put back exactly: the next run checks the seal and notes this very file.
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(file, past, past);
+    const second = open(location);
+    second.table('t').set('c', 'id-1', 'c');
+    second.save();
+    // Damaged in place: the same inode and size, the time put back.
+    const bytes = readFileSync(file);
+    bytes.write('X', bytes.length - 3, 'latin1');
+    writeFileSync(file, bytes);
+    utimesSync(file, past, past);
+    const third = open(location);
+    third.table('t').set('d', 'id-1', 'd');
+    third.save();
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(readFileSync(`${file}.log`, 'latin1').split('\n').filter(Boolean)).toHaveLength(2);
+    const fourth = open(location);
+    expect([fourth.table('t').get('a', 'id-1'), fourth.table('t').get('d', 'id-1')]).toEqual([undefined, undefined]);
+    fourth.table('t').set('a', 'id-1', 'a');
+    fourth.save();
+    expect(readFileSync(tableFile(location)).equals(bytes)).toBe(false);
+    expect(open(location).table('t').get('a', 'id-1')).toBe('a');
+  });
+
+  it('takes no note of the file verified that another key sealed: the damaged table is written anew, not appended to', () => {
+    const location = tempDir();
+    const first = open(location);
+    for (const name of ['a', 'b']) first.table('t').set(name, 'id-1', name);
+    first.save();
+    const file = tableFile(location);
+    const past = new Date('2020-01-01T00:00:00Z');
+    const bytes = readFileSync(file);
+    bytes.write('X', bytes.length - 3, 'latin1');
+    writeFileSync(file, bytes);
+    utimesSync(file, past, past);
+    const stat = statSync(file);
+    // The note names this very file, but under another key.
+    const other: CacheSecret = { key: randomBytes(32), persistent: true, file: '(other)' };
+    const note = `${file}.verified`;
+    const noted = unsealed(SECRET, `tripwire-facts-table facts-1.0.0\0t\0verified`, readFileSync(note, 'latin1'));
+    expect(noted).not.toBeNull();
+    writeFileSync(note, sealed(other, `tripwire-facts-table facts-1.0.0\0t\0verified`, `${stat.ino} ${stat.size} ${stat.mtimeMs}`));
+    const second = open(location);
+    second.table('t').set('c', 'id-1', 'c');
+    second.save();
+    expect(readFileSync(file).equals(bytes)).toBe(false);
+    expect(existsSync(`${file}.log`)).toBe(false);
+    expect(open(location).table('t').get('c', 'id-1')).toBe('c');
   });
 
   it('is written whole when a run sets entries unread and there is no table yet', () => {
