@@ -102,6 +102,8 @@ export function macOf(secret: CacheSecret, context: string, text: string): strin
   return createHmac('sha256', secret.key).update(context, 'utf8').update('\0').update(text, 'utf8').digest('hex');
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** `<mac> <text>`: the form every cache file and cache log line is written in. */
 export function sealed(secret: CacheSecret, context: string, text: string): string {
   return `${macOf(secret, context, text)} ${text}`;
@@ -114,8 +116,11 @@ export function sealed(secret: CacheSecret, context: string, text: string): stri
  * verdict files are megabytes, written on every run that evaluates a rule).
  */
 export function sealedFile(secret: CacheSecret, context: string, text: string): Buffer {
-  const out = Buffer.allocUnsafe(MAC_HEX + 1 + Buffer.byteLength(text, 'utf8'));
-  out.write(text, MAC_HEX + 1, 'utf8');
+  // ASCII text (what JSON.stringify mostly gives) is its own UTF-8: its length is its byte length, and
+  // Buffer.byteLength scans 2 MB in 6-8 ms on Node 20 where this test takes under 1 ms.
+  const ascii = !NON_ASCII.test(text);
+  const out = Buffer.allocUnsafe(MAC_HEX + 1 + (ascii ? text.length : Buffer.byteLength(text, 'utf8')));
+  out.write(text, MAC_HEX + 1, ascii ? 'latin1' : 'utf8');
   out.write(bytesMac(secret, context, out.subarray(MAC_HEX + 1)).toString('hex'), 0, 'latin1');
   out[MAC_HEX] = 0x20;
   return out;

@@ -103,7 +103,8 @@ describe('sealed records', () => {
         expect(unsealed(secret, context, file.toString('utf8'))).toBe(text);
       }),
     );
-    // A character outside Latin-1 is its UTF-8 bytes, under the MAC and in the file.
+    // A character outside ASCII is its UTF-8 bytes, under the MAC and in the file: one outside Latin-1, and one inside it.
     expect(sealedFile(secret, 'ctx', '{"a":"ů"}').subarray(65).toString('utf8')).toBe('{"a":"ů"}');
+    expect([...sealedFile(secret, 'ctx', '"\u00e9"').subarray(65)]).toEqual([0x22, 0xc3, 0xa9, 0x22]);
   });
 });
