@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AheadExtraction } from '../../src/facts/ahead.js';
 import { extractScriptFacts } from '../../src/facts/extract-script.js';
@@ -26,6 +28,16 @@ describe('extraction ahead, on one worker', () => {
     expect(ahead).not.toBeNull();
     expect(ahead?.take(helper.file, helper.text)).toEqual(extractScriptFacts(helper.file, helper.text, { calls: ['runEval'] }));
     expect(ahead?.answered).toBe(1);
+    await ahead?.close();
+  });
+
+  it('lets the worker go once its answer is taken: it exits before the extraction is closed', async () => {
+    const ahead = AheadExtraction.start([], [helper], WORKER);
+    expect(ahead?.take(helper.file, helper.text)).toEqual(extractScriptFacts(helper.file, helper.text, { calls: [] }));
+    // Its worker, as the class holds it: nothing else tells whether the thread is still there.
+    const worker = (ahead as unknown as { worker: Worker }).worker;
+    const outcome = await Promise.race([once(worker, 'exit').then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('still running'), 5_000))]);
+    expect(outcome).toBe('exited');
     await ahead?.close();
   });
 
