@@ -491,23 +491,33 @@ describe('a fact table', () => {
     expect([third.table('t').get('c', 'id-1'), third.table('t').get('a', 'id-1')]).toEqual(['c', undefined]);
   });
 
-  it('is appended to unverified while it is the very file a run wrote or verified; a read still finds it damaged, serves nothing from it and writes it anew', () => {
-    const location = tempDir();
+  /** A table of two entries, written by a first run; its file. */
+  const tableOfTwo = (location: string): string => {
     const first = open(location);
     for (const name of ['a', 'b']) first.table('t').set(name, 'id-1', name);
     first.save();
-    const file = tableFile(location);
-    // A whole-second time, which utimes can put back exactly: the next run checks the seal and notes this very file.
-    const past = new Date('2020-01-01T00:00:00Z');
-    utimesSync(file, past, past);
-    const second = open(location);
-    second.table('t').set('c', 'id-1', 'c');
-    second.save();
-    // Damaged in place: the same inode and size, the time put back.
+    return tableFile(location);
+  };
+  /** A whole-second time, which utimes can put back exactly. */
+  const PAST = new Date('2020-01-01T00:00:00Z');
+  /** Damages `file` in place: the same inode and size, its time set to PAST; the damaged bytes. */
+  const damageInPlace = (file: string): Buffer => {
     const bytes = readFileSync(file);
     bytes.write('X', bytes.length - 3, 'latin1');
     writeFileSync(file, bytes);
-    utimesSync(file, past, past);
+    utimesSync(file, PAST, PAST);
+    return bytes;
+  };
+
+  it('is appended to unverified while it is the very file a run wrote or verified; a read still finds it damaged, serves nothing from it and writes it anew', () => {
+    const location = tempDir();
+    const file = tableOfTwo(location);
+    // The next run checks the seal of the file at this time, and notes it.
+    utimesSync(file, PAST, PAST);
+    const second = open(location);
+    second.table('t').set('c', 'id-1', 'c');
+    second.save();
+    const bytes = damageInPlace(file);
     const third = open(location);
     third.table('t').set('d', 'id-1', 'd');
     third.save();
@@ -523,15 +533,8 @@ describe('a fact table', () => {
 
   it('takes no note of the file verified that another key sealed: the damaged table is written anew, not appended to', () => {
     const location = tempDir();
-    const first = open(location);
-    for (const name of ['a', 'b']) first.table('t').set(name, 'id-1', name);
-    first.save();
-    const file = tableFile(location);
-    const past = new Date('2020-01-01T00:00:00Z');
-    const bytes = readFileSync(file);
-    bytes.write('X', bytes.length - 3, 'latin1');
-    writeFileSync(file, bytes);
-    utimesSync(file, past, past);
+    const file = tableOfTwo(location);
+    const bytes = damageInPlace(file);
     const stat = statSync(file);
     // The note names this very file, but under another key.
     const other: CacheSecret = { key: randomBytes(32), persistent: true, file: '(other)' };
