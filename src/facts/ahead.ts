@@ -118,7 +118,7 @@ export class AheadExtraction {
     for (;;) {
       const message = receiveMessageOnPort(this.port);
       if (message !== undefined) {
-        // Nothing more is asked of the worker: its teardown (20-30 ms: its heap holds the compiler) runs beside the main thread's work, not after it.
+        // Nothing more is asked of the worker: its teardown (10-20 ms: its heap holds the compiler) runs beside the main thread's work, not after it.
         void this.worker.terminate();
         const response = message.message as ExtractResponse;
         if ('facts' in response && response.facts.length === this.texts.size) {
