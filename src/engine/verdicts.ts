@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { FileProblem, RepoModel } from '../model/model.js';
 import type { Reads, Recorded } from '../model/reads.js';
 import { cacheSecret, sealedFile, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { fileStamp, writeFileAtomic } from '../util/fs.js';
 import { VERSION } from '../version.js';
 import { toolFingerprint } from './fingerprint.js';
 import { sha1 } from '../util/hash.js';
@@ -466,7 +466,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     return { files, parts, combos };
   };
   // Stamped before the read: a file replaced after it has another stamp, and save reads it again.
-  const readStamp = stampOf(file);
+  const readStamp = fileStamp(file);
   const { entries: stored, snapshots: storedSnapshots } = readStore(file, context, secret);
   /** The table a run stored for a rule's key, if one verifies. */
   const storedTable = (key: string): Table | undefined => readStore(unitsFile(key), unitsContext(key), secret).tables.find((candidate) => candidate.key === key);
@@ -722,7 +722,7 @@ export function openVerdicts(model: RepoModel, dir: string, config: string | nul
     save() {
       // Read again when another run (a workspace package's, a concurrent one) has stored its own since.
       if (kept.length > 0) {
-        const current = stampOf(file) === readStamp ? { entries: stored, snapshots: storedSnapshots } : readStore(file, context, secret);
+        const current = fileStamp(file) === readStamp ? { entries: stored, snapshots: storedSnapshots } : readStore(file, context, secret);
         const keys = new Set(kept.map((entry) => entry.key));
         const entries = [...kept, ...current.entries.filter((entry) => entry.state === state && !keys.has(entry.key))];
         // The snapshot is this run's when a kept verdict read through parts; the verdicts an earlier save stamped then no longer hold.
@@ -811,16 +811,6 @@ function toStored(table: LiveTable, index: ReadonlyMap<string, number>): Table {
   const stored: Table = { key: table.key, state: table.state, rule: table.rule, ids: [...table.ids], sets: table.sets, units: [...table.units].map(([key, entry]) => storedUnit(index.get(key) ?? key, entry)) };
   if (table.plan) stored.plan = table.plan.map((item) => (item[0] === 0 ? [0, index.get(item[1] as string) ?? item[1]] : item));
   return stored;
-}
-
-/** What changes when the file is written (atomically: a new inode) or removed. */
-function stampOf(file: string): string {
-  try {
-    const stat = statSync(file);
-    return `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
-  } catch {
-    return 'absent';
-  }
 }
 
 /** A state's file of verdicts (entries and snapshots) or of unit verdicts (tables): what it holds that verifies, the rest empty. */

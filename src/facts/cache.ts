@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cacheSecret, MAC_HEX, sealed, sealedFile, unsealed, unsealedRecord, type CacheSecret } from '../util/cache-secret.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { appendLines, fileStamp, writeFileAtomic } from '../util/fs.js';
 import { eachRecord, fieldEnd } from '../util/records.js';
 
 export interface FactCacheOptions<T> {
@@ -284,8 +284,7 @@ export function openFactCache<T>(options: FactCacheOptions<T>): FactCache<T> {
       } else {
         try {
           const lines = [...fresh].map(([key, value]) => seal(key, value));
-          // The leading newline ends a line a cut-short write may have left open.
-          appendFileSync(log, `\n${lines.join('\n')}\n`);
+          appendLines(log, lines);
           for (const [at, key] of [...fresh.keys()].entries()) known.set(key, Buffer.from(lines[at] ?? '', 'latin1'));
           logged += fresh.size;
         } catch {
@@ -530,8 +529,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
     if (unread.size === 0) return;
     try {
       const lines = [...unread].map(([path, [id, value]]) => sealed(secret, context, asciiJson([path, id, value])));
-      // The leading newline ends a line a cut-short write may have left open.
-      appendFileSync(logFile, `\n${lines.join('\n')}\n`);
+      appendLines(logFile, lines);
       unread.clear();
       fresh.clear();
     } catch {
@@ -568,8 +566,7 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
       try {
         if (!corrupt && entries.size > 0 && (logged + fresh.size) * 4 <= entries.size) {
           const lines = [...fresh].map((path) => sealed(secret, context, asciiJson([path, ...(entries?.get(path) ?? [])])));
-          // The leading newline ends a line a cut-short write may have left open.
-          appendFileSync(logFile, `\n${lines.join('\n')}\n`);
+          appendLines(logFile, lines);
           logged += fresh.size;
         } else {
           const kept: [string, string, unknown][] = [];
@@ -591,16 +588,6 @@ function openTable(secret: CacheSecret, file: string, context: string): Table {
 /** Where a table's note of the file it last wrote or verified is kept. */
 function tableVerifiedFile(file: string): string {
   return `${file}.verified`;
-}
-
-/** What changes when a file is written or replaced: its inode, size and modification time; null when it cannot be read. */
-function fileStamp(file: string): string | null {
-  try {
-    const stat = statSync(file);
-    return stat.isFile() ? `${stat.ino} ${stat.size} ${stat.mtimeMs}` : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The JSON value of a sealed text (a table, or a line of its log); undefined when it does not verify or does not parse. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -21,4 +21,23 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     throw error;
   }
+}
+
+/**
+ * What changes when a file is written (atomically: a new inode) or replaced:
+ * its inode, size and modification time; null when it is not a file that can
+ * be read.
+ */
+export function fileStamp(file: string): string | null {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? `${stat.ino} ${stat.size} ${stat.mtimeMs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Appends `lines` to a log file, one per line; the leading newline ends a line a cut-short write may have left open. Throws what the write throws. */
+export function appendLines(file: string, lines: readonly string[]): void {
+  appendFileSync(file, `\n${lines.join('\n')}\n`);
 }
